@@ -1,0 +1,43 @@
+/**
+ * @atrium/crds — the Zod schemas of the atrium.dev/v1alpha1 kinds and what is derived from them.
+ */
+export {
+  artifactStatus,
+  condition,
+  envReference,
+  exactlyOneOf,
+  httpUrl,
+  labelKey,
+  labelMap,
+  labelValue,
+  objectName,
+  objectRef,
+  reconcileState,
+  reconcileStatus,
+} from "./common.ts";
+export {
+  customResourceDefinition,
+  customResourceDefinitionYaml,
+  generatedDir,
+  generatedFileName,
+} from "./crd.ts";
+export { API_GROUP, API_VERSION, GROUP_VERSION } from "./group.ts";
+export { type KindDefinition, objectMeta } from "./kind.ts";
+export {
+  backendSecret,
+  ConfigurationPlan,
+  configurationPlanSpec,
+  headerPolicy,
+  oauthSettings,
+  toolExposureMode,
+} from "./kinds/configuration-plan.ts";
+export { CustomTools, customTool, customToolsSpec, toolAnnotations, toolName } from "./kinds/custom-tools.ts";
+export { Exposition, expositionSpec } from "./kinds/exposition.ts";
+export { GatewayGroup, gatewayGroupSpec, labelSelectorRequirement } from "./kinds/gateway-group.ts";
+export { mcpPrompt, Prompts, promptArgument, promptsSpec } from "./kinds/prompts.ts";
+export { mcpResource, mcpResourceTemplate, Resources, resourcesSpec } from "./kinds/resources.ts";
+export { SecretSource, secretSourceSpec, secretSourceStatus } from "./kinds/secret-source.ts";
+export { openApiSource, Service, serviceSpec } from "./kinds/service.ts";
+export { type AtriumKind, kindNamed, kinds } from "./kinds.ts";
+export { EXPECTED_ERROR_ANNOTATION, invalidSamples, type Sample, samplesDir, validSamples } from "./samples.ts";
+export { type JsonSchema, toStructural } from "./structural.ts";

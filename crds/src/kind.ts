@@ -1,0 +1,51 @@
+/**
+ * `defineKind` ties a kind's spec and status schemas to its Kubernetes names, giving both the
+ * validator of a whole custom resource and what the CRD generator needs.
+ */
+import { z } from "zod";
+import { objectName } from "./common.ts";
+import { GROUP_VERSION } from "./group.ts";
+
+/** The parts of `metadata` Atrium reads; the rest is the API server's business. */
+export const objectMeta = z.looseObject({
+  name: objectName,
+  namespace: z.string().optional(),
+  generation: z.number().int().optional(),
+  uid: z.string().optional(),
+  resourceVersion: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  annotations: z.record(z.string(), z.string()).optional(),
+});
+
+export interface KindOptions<Kind extends string, Spec extends z.ZodType, Status extends z.ZodObject> {
+  kind: Kind;
+  plural: string;
+  shortNames: string[];
+  description: string;
+  spec: Spec;
+  status: Status;
+}
+
+export function defineKind<Kind extends string, Spec extends z.ZodType, Status extends z.ZodObject>(
+  options: KindOptions<Kind, Spec, Status>,
+) {
+  const { kind, spec, status } = options;
+  const resource = z.object({
+    apiVersion: z.literal(GROUP_VERSION),
+    kind: z.literal(kind),
+    metadata: objectMeta,
+    spec,
+    status: status.optional(),
+  });
+  return {
+    ...options,
+    singular: kind.toLowerCase(),
+    listKind: `${kind}List`,
+    /** Where the printer column STATUS reads: `status.state` for the artifact kinds. */
+    statusPath: "state" in status.shape ? ".status.state" : ".status.status",
+    /** Validator of a whole custom resource (apiVersion, kind, metadata, spec, status). */
+    resource,
+  };
+}
+
+export type KindDefinition = ReturnType<typeof defineKind>;

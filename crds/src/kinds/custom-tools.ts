@@ -1,0 +1,64 @@
+/**
+ * CustomTools: extra MCP tools declared as HTTP request templates over a Service's backend.
+ */
+import { z } from "zod";
+import { artifactStatus, listMap, objectRef } from "../common.ts";
+import { defineKind } from "../kind.ts";
+
+/** MCP tool names: 1-128 of letters, digits, '_', '-', '.'. */
+export const toolName = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,128}$/, { message: "must be 1-128 letters, digits, '_', '-' or '.'" });
+
+const template = z.string().max(65536);
+
+export const toolAnnotations = z
+  .object({
+    readOnlyHint: z.boolean().optional().describe("The tool does not modify its environment."),
+    destructiveHint: z.boolean().optional().describe("The tool may perform destructive updates."),
+    idempotentHint: z.boolean().optional().describe("Calling it again with the same arguments has no further effect."),
+    openWorldHint: z.boolean().optional().describe("The tool talks to an open world of external entities."),
+  })
+  .describe("MCP tool annotations; hints for clients, not guarantees.");
+
+export const customTool = z
+  .object({
+    name: toolName.describe("Tool name, unique within the Exposition's tools."),
+    title: z.string().max(256).optional().describe("Human-readable title."),
+    description: z.string().min(1).max(8192).describe("What the tool does, for the model."),
+    inputSchema: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("JSON Schema (an object schema) of the arguments; no arguments when absent."),
+    request: z
+      .object({
+        method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).describe("HTTP method."),
+        path: template
+          .regex(/^\//, { message: "must start with '/'" })
+          .describe("Path under the backend endpoint; {{argument}} placeholders are URL-encoded."),
+        query: z.record(z.string(), template).optional().describe("Query parameters; values may hold {{argument}}."),
+        headers: z.record(z.string(), template).optional().describe("Headers; values may hold {{argument}}."),
+        body: template.optional().describe("Request body template; {{argument}} placeholders are JSON-encoded."),
+      })
+      .describe("The backend request the tool makes."),
+    annotations: toolAnnotations.optional(),
+  })
+  .describe("A tool defined by a request template.");
+
+export const customToolsSpec = z
+  .object({
+    serviceRef: objectRef("Service"),
+    tools: listMap(customTool, "name")
+      .min(1)
+      .describe("The tools, added to those derived from the Service's operations."),
+  })
+  .describe("Extra tools of a Service, served by every Exposition of it.");
+
+export const CustomTools = defineKind({
+  kind: "CustomTools",
+  plural: "customtools",
+  shortNames: ["ctools"],
+  description: "Extra MCP tools of a Service, declared as HTTP request templates over its backend.",
+  spec: customToolsSpec,
+  status: artifactStatus,
+});

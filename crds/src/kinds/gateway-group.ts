@@ -1,0 +1,38 @@
+/**
+ * GatewayGroup: selects gateways by the labels they advertise; Expositions target a group.
+ */
+import { z } from "zod";
+import { labelKey, labelMap, labelValue, reconcileStatus, stringSet } from "../common.ts";
+import { defineKind } from "../kind.ts";
+
+export const labelSelectorRequirement = z
+  .object({
+    key: labelKey.describe("Label key the requirement applies to."),
+    operator: z
+      .enum(["In", "NotIn", "Exists", "DoesNotExist"])
+      .describe("In / NotIn compare the value with `values`; Exists / DoesNotExist test the key only."),
+    values: stringSet(labelValue).optional().describe("Values for In and NotIn; empty for Exists and DoesNotExist."),
+  })
+  .describe("A label requirement, as in a Kubernetes label selector.");
+
+export const gatewayGroupSpec = z
+  .object({
+    description: z.string().max(4096).optional().describe("What the gateways of this group serve."),
+    labels: labelMap
+      .optional()
+      .describe("Labels a gateway must advertise, all of them with these values. Empty selects every gateway."),
+    matchExpressions: z
+      .array(labelSelectorRequirement)
+      .optional()
+      .describe("Further requirements on the gateways' labels; all must hold."),
+  })
+  .describe("A set of gateways chosen by the labels they advertise.");
+
+export const GatewayGroup = defineKind({
+  kind: "GatewayGroup",
+  plural: "gatewaygroups",
+  shortNames: ["gwg"],
+  description: "A set of gateways chosen by label selectors; Expositions are published on a group.",
+  spec: gatewayGroupSpec,
+  status: reconcileStatus,
+});

@@ -1,0 +1,64 @@
+/**
+ * Resources (a plural kind; there is no `Resource`): MCP resources and resource templates of a Service.
+ */
+import { z } from "zod";
+import { artifactStatus, exactlyOneOf, listMap, objectRef } from "../common.ts";
+import { defineKind } from "../kind.ts";
+
+const backendPath = z
+  .object({
+    path: z
+      .string()
+      .regex(/^\//, { message: "must start with '/'" })
+      .describe("Path under the backend endpoint, read with GET; {{variable}} placeholders are URL-encoded."),
+  })
+  .describe("Content read from the backend when the resource is read.");
+
+const resourceFields = {
+  name: z.string().min(1).max(256).describe("Name of the resource, unique within this list."),
+  title: z.string().max(256).optional().describe("Human-readable title."),
+  description: z.string().max(8192).optional().describe("What the resource holds."),
+  mimeType: z.string().max(256).optional().describe("MIME type of the content."),
+};
+
+export const mcpResource = exactlyOneOf(
+  z.object({
+    uri: z
+      .string()
+      .min(1)
+      .max(2048)
+      .regex(/^[A-Za-z][A-Za-z0-9+.-]*:/, { message: "must be an absolute URI" })
+      .describe("URI clients read the resource by."),
+    ...resourceFields,
+    text: z.string().max(1_048_576).optional().describe("Fixed text content."),
+    fromBackend: backendPath.optional(),
+  }),
+  ["text", "fromBackend"],
+).describe("An MCP resource: fixed text, or content read from the backend.");
+
+export const mcpResourceTemplate = z
+  .object({
+    uriTemplate: z.string().min(1).max(2048).describe("RFC 6570 URI template, for example docs://pets/{id}."),
+    ...resourceFields,
+    fromBackend: backendPath,
+  })
+  .describe("An MCP resource template, resolved by reading the backend.");
+
+export const resourcesSpec = z
+  .object({
+    serviceRef: objectRef("Service"),
+    resources: listMap(mcpResource, "name").optional().describe("Resources with a fixed URI."),
+    resourceTemplates: listMap(mcpResourceTemplate, "name")
+      .optional()
+      .describe("Resources addressed by a URI template."),
+  })
+  .describe("MCP resources of a Service, served by every Exposition of it.");
+
+export const Resources = defineKind({
+  kind: "Resources",
+  plural: "resources",
+  shortNames: ["mcpres"],
+  description: "MCP resources and resource templates of a Service (plural kind: there is no `Resource`).",
+  spec: resourcesSpec,
+  status: artifactStatus,
+});

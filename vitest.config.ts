@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["**/src/**/*.test.ts"],
+    exclude: ["**/node_modules/**", ".tools/**"],
+    testTimeout: 30_000,
+    hookTimeout: 180_000,
+    // Two cores: the API-server and database suites are heavy; run files two at a time.
+    maxWorkers: 2,
+  },
+});
