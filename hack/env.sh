@@ -37,7 +37,7 @@ atrium_ensure_deps() { # npm ci when package-lock.json changed since the last in
   local want; want="$(node --version) $(sha256sum "$ATRIUM_ROOT/package-lock.json" | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     atrium_log "installing dependencies (npm ci)"
-    (cd "$ATRIUM_ROOT" && npm ci --no-audit --no-fund --loglevel=error) && echo "$want" > "$stamp"
+    (cd "$ATRIUM_ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2) && echo "$want" > "$stamp"
   fi
 }
 

@@ -7,6 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cache=${ATRIUM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/atrium}
 bin="$cache/kube-${KUBE_VERSION}_etcd-${ETCD_VERSION}_helm-${HELM_VERSION}/bin"
 mkdir -p "$bin"
+exec 9>"$bin/.lock" && flock 9 # two test runs starting together build once
 export GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0 GOFLAGS=-mod=mod
 
 build() { # build <name> <module folder> <package> [ldflags]
