@@ -1,0 +1,49 @@
+/**
+ * Starts a control plane: opens and migrates the database, bootstraps the admin, listens.
+ * Used by main.ts and by tests (several replicas in one test process).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { type BootstrapResult, bootstrapAdmin } from "./auth/bootstrap.ts";
+import type { ControlPlaneConfig } from "./config.ts";
+import type { AppContext } from "./context.ts";
+import { type Database, openDatabase } from "./db/database.ts";
+import { buildServer } from "./server.ts";
+
+export const VERSION: string = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8"),
+).version;
+
+export interface ControlPlane {
+  app: FastifyInstance;
+  database: Database;
+  bootstrap: BootstrapResult;
+  /** http://host:port it listens on. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startControlPlane(config: ControlPlaneConfig): Promise<ControlPlane> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await database.migrate();
+    const bootstrap = await bootstrapAdmin(database.db, config.bootstrap);
+    const context: AppContext = { config, database, version: VERSION };
+    const app = await buildServer(context);
+    const address = await app.listen({ host: config.host, port: config.port });
+    return {
+      app,
+      database,
+      bootstrap,
+      url: address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1"),
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Control-plane configuration, read once from the environment (ATRIUM_*), with defaults that
+ * make `node control-plane/src/main.ts` start a usable local control plane.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+export interface ControlPlaneConfig {
+  host: string;
+  port: number;
+  /** PostgreSQL URL; the embedded PGlite database in `dataDir` when absent. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** First-start admin; a password is generated and printed once when none is given. */
+  bootstrap: { organization: string; username: string; password: string | undefined };
+  loginTtlSeconds: number;
+  /** Gateways advertise health this often; stale after `gatewayStaleSeconds` without one. */
+  gatewayHealthIntervalSeconds: number;
+  gatewayStaleSeconds: number;
+  /** How long change-stream revisions are kept for resuming gateways. */
+  changeRetentionSeconds: number;
+  bodyLimitBytes: number;
+  logLevel: string;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
+  const dataHome = env.XDG_DATA_HOME || join(homedir(), ".local", "share");
+  return {
+    host: env.ATRIUM_HOST ?? "0.0.0.0",
+    port: integer(env, "ATRIUM_PORT", 5555),
+    databaseUrl: env.ATRIUM_DATABASE_URL || undefined,
+    dataDir: env.ATRIUM_DATA_DIR || join(dataHome, "atrium", "control-plane"),
+    bootstrap: {
+      organization: env.ATRIUM_ADMIN_ORGANIZATION || "default",
+      username: env.ATRIUM_ADMIN_USERNAME || "admin",
+      password: env.ATRIUM_ADMIN_PASSWORD || undefined,
+    },
+    loginTtlSeconds: integer(env, "ATRIUM_LOGIN_TTL_SECONDS", 12 * 3600),
+    gatewayHealthIntervalSeconds: integer(env, "ATRIUM_GATEWAY_HEALTH_INTERVAL_SECONDS", 120),
+    gatewayStaleSeconds: integer(env, "ATRIUM_GATEWAY_STALE_SECONDS", 300),
+    changeRetentionSeconds: integer(env, "ATRIUM_CHANGE_RETENTION_SECONDS", 24 * 3600),
+    bodyLimitBytes: integer(env, "ATRIUM_BODY_LIMIT_BYTES", 16 * 1024 * 1024),
+    logLevel: env.ATRIUM_LOG_LEVEL || "info",
+  };
+}

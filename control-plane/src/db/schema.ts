@@ -1,0 +1,207 @@
+/**
+ * The control plane's tables (drizzle). Every record belongs to an organization; every name is
+ * unique within its organization. Nested settings validated by the `@atrium/crds` schemas are
+ * stored as jsonb, so a new optional field needs no migration.
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
+const organizationId = () =>
+  uuid("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" });
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export const organizations = pgTable("organizations", {
+  id: id(),
+  name: text("name").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    username: text("username").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role").$type<"admin" | "member">().notNull().default("member"),
+    /** Platform administrators (the bootstrapped admin) may create organizations. */
+    platformAdmin: boolean("platform_admin").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [unique().on(t.organizationId, t.username)],
+);
+
+/** Bearer tokens returned by login; only their SHA-256 is stored. */
+export const loginSessions = pgTable("login_sessions", {
+  id: id(),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** Long-lived organization tokens for gateways and the operator; only their SHA-256 is stored. */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [unique().on(t.organizationId, t.name)],
+);
+
+export const services = pgTable(
+  "services",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    version: text("version").notNull(),
+    description: text("description"),
+    /** What the import found: OpenAPI version, title, servers. */
+    document: jsonb("document").notNull(),
+    /** Normalized operations; gateways compile tools from these and never parse OpenAPI. */
+    operations: jsonb("operations").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique().on(t.organizationId, t.name, t.version)],
+);
+
+/** Backend secrets: values encrypted at rest (see src/secrets). */
+export const secrets = pgTable(
+  "secrets",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    encryptedValue: text("encrypted_value").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique().on(t.organizationId, t.name)],
+);
+
+export const configurationPlans = pgTable(
+  "configuration_plans",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    serviceId: uuid("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "restrict" }),
+    backendEndpoint: text("backend_endpoint").notNull(),
+    /** SHA-256 of the current client API key; null when the plan has none. */
+    apiKeyHash: text("api_key_hash"),
+    /** oauth, backendSecret, includedOperations, excludedOperations, headerPolicy, toolExposureMode, backendTimeoutMs, audit. */
+    settings: jsonb("settings").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique().on(t.organizationId, t.name)],
+);
+
+export const gatewayGroups = pgTable(
+  "gateway_groups",
+  {
+    id: serial("id").primaryKey(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    description: text("description"),
+    labels: jsonb("labels").$type<Record<string, string>>().notNull().default({}),
+    matchExpressions: jsonb("match_expressions").notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique().on(t.organizationId, t.name)],
+);
+
+export const expositions = pgTable(
+  "expositions",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    configurationPlanId: uuid("configuration_plan_id")
+      .notNull()
+      .references(() => configurationPlans.id, { onDelete: "restrict" }),
+    gatewayGroupId: integer("gateway_group_id")
+      .notNull()
+      .references(() => gatewayGroups.id, { onDelete: "restrict" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique().on(t.organizationId, t.name)],
+);
+
+/** CustomTools, Resources and Prompts: lists attached to a Service, told apart by `kind`. */
+export const serviceArtifacts = pgTable(
+  "service_artifacts",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    kind: text("kind").$type<"CustomTools" | "Resources" | "Prompts">().notNull(),
+    name: text("name").notNull(),
+    serviceId: uuid("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "restrict" }),
+    spec: jsonb("spec").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique().on(t.organizationId, t.kind, t.name), index().on(t.serviceId)],
+);
+
+export const gateways = pgTable(
+  "gateways",
+  {
+    organizationId: organizationId(),
+    id: text("id").notNull(),
+    /** Random per gateway process (kept in its cache file): tells a restart from a second gateway. */
+    instanceId: text("instance_id").notNull(),
+    fqdns: jsonb("fqdns").$type<string[]>().notNull(),
+    labels: jsonb("labels").$type<Record<string, string>>().notNull(),
+    version: text("version"),
+    registeredAt: timestamp("registered_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
+);
+
+/** The outbox: one row per change, its revision the stream's cursor. */
+export const changes = pgTable(
+  "changes",
+  {
+    revision: bigserial("revision", { mode: "number" }).primaryKey(),
+    organizationId: organizationId(),
+    kind: text("kind").notNull(),
+    recordId: text("record_id").notNull(),
+    deleted: boolean("deleted").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.organizationId, t.revision)],
+);

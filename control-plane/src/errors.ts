@@ -1,0 +1,106 @@
+/**
+ * Every error the REST API returns, as coded constructors in one place. Each renders as an
+ * RFC 9457 problem (application/problem+json) that says what went wrong and how to fix it.
+ */
+export interface FieldError {
+  /** Path of the offending field in the request, e.g. `body.backendEndpoint`. */
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    errors?: FieldError[],
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.errors = errors;
+    this.headers = headers;
+  }
+
+  toProblem(instance: string) {
+    return {
+      type: `https://atrium.dev/problems/${this.code.toLowerCase().replaceAll("_", "-")}`,
+      title: titles[this.status] ?? "Error",
+      status: this.status,
+      code: this.code,
+      detail: this.message,
+      instance,
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+}
+
+const titles: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+export const errors = {
+  invalidRequest: (fieldErrors: FieldError[]) =>
+    new ApiError(
+      400,
+      "INVALID_REQUEST",
+      `The request is invalid: ${fieldErrors.map((e) => `${e.field}: ${e.message}`).join("; ")}`,
+      fieldErrors,
+    ),
+  invalidField: (field: string, message: string) => errors.invalidRequest([{ field, message }]),
+  malformedBody: (reason: string) =>
+    new ApiError(400, "MALFORMED_BODY", `The request body is not valid JSON: ${reason}`),
+  unsupportedMediaType: (type: string | undefined) =>
+    new ApiError(
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      `Content-Type ${type ?? "(none)"} is not accepted: send application/json`,
+    ),
+  bodyTooLarge: (limit: number) =>
+    new ApiError(413, "BODY_TOO_LARGE", `The request body is larger than ${limit} bytes`),
+  unauthenticated: (reason: string) =>
+    new ApiError(
+      401,
+      "UNAUTHENTICATED",
+      `${reason}: log in again (atrium login) or send a valid API token`,
+      undefined,
+      {
+        "www-authenticate": 'Bearer realm="atrium"',
+      },
+    ),
+  badCredentials: () =>
+    new ApiError(401, "BAD_CREDENTIALS", "Organization, user name or password is wrong", undefined, {
+      "www-authenticate": 'Bearer realm="atrium"',
+    }),
+  forbidden: (what: string) => new ApiError(403, "FORBIDDEN", `${what} needs a different role`),
+  notFound: (kind: string, id: string) =>
+    new ApiError(404, "NOT_FOUND", `${kind} '${id}' does not exist in this organization`),
+  routeNotFound: (method: string, url: string) =>
+    new ApiError(404, "ROUTE_NOT_FOUND", `No route ${method} ${url}: see /api/v1/openapi.json`),
+  conflict: (message: string) => new ApiError(409, "CONFLICT", message),
+  alreadyExists: (kind: string, name: string) =>
+    new ApiError(409, "ALREADY_EXISTS", `${kind} '${name}' already exists in this organization: choose another name`),
+  inUse: (kind: string, id: string, by: string) =>
+    new ApiError(409, "IN_USE", `${kind} '${id}' is still used by ${by}: delete those first`),
+  unprocessable: (code: string, message: string, fieldErrors?: FieldError[]) =>
+    new ApiError(422, code, message, fieldErrors),
+  unavailable: (message: string) => new ApiError(503, "UNAVAILABLE", message),
+  internal: () => new ApiError(500, "INTERNAL", "Unexpected error; the server log has the details"),
+};

@@ -1,0 +1,57 @@
+/**
+ * POST /api/v1/login → an expiring bearer token; POST /api/v1/logout revokes it.
+ */
+import { and, eq } from "drizzle-orm";
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { verifyPassword } from "../auth/passwords.ts";
+import { bearerToken } from "../auth/principal.ts";
+import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
+import type { AppContext } from "../context.ts";
+import { loginSessions, organizations, users } from "../db/schema.ts";
+import { errors } from "../errors.ts";
+
+const loginBody = z.object({
+  organization: z.string().min(1).describe("Organization name."),
+  username: z.string().min(1),
+  password: z.string().min(1),
+});
+
+/** Compared against when the user does not exist, so both failures take as long. */
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXphYmNkZWY";
+
+export const loginRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { db } = context.database;
+
+  app.post(
+    "/login",
+    {
+      schema: {
+        body: loginBody,
+        response: { 200: z.object({ token: z.string(), expiresAt: z.string(), organizationId: z.string() }) },
+      },
+    },
+    async (request) => {
+      const { organization, username, password } = request.body;
+      const [row] = await db
+        .select({ user: users })
+        .from(users)
+        .innerJoin(organizations, eq(organizations.id, users.organizationId))
+        .where(and(eq(organizations.name, organization), eq(users.username, username)));
+      const valid = await verifyPassword(password, row?.user.passwordHash ?? DUMMY_HASH);
+      if (!row || !valid) throw errors.badCredentials();
+      const token = newSecretValue(TOKEN_PREFIX.login);
+      const expiresAt = new Date(Date.now() + context.config.loginTtlSeconds * 1000);
+      await db.insert(loginSessions).values({ userId: row.user.id, tokenHash: sha256(token), expiresAt });
+      return { token, expiresAt: expiresAt.toISOString(), organizationId: row.user.organizationId };
+    },
+  );
+
+  app.post("/logout", async (request, reply) => {
+    const token = bearerToken(request);
+    if (token) await db.delete(loginSessions).where(eq(loginSessions.tokenHash, sha256(token)));
+    return reply.status(204).send();
+  });
+};

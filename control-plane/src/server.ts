@@ -1,0 +1,115 @@
+/**
+ * Builds the control plane's HTTP server: error rendering, authentication, and the routes.
+ * Everything under /api/v1 needs a bearer token except login and the OpenAPI document.
+ */
+import swagger from "@fastify/swagger";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from "fastify-type-provider-zod";
+import { authenticate, bearerToken } from "./auth/principal.ts";
+import type { AppContext } from "./context.ts";
+import { ApiError, errors, type FieldError } from "./errors.ts";
+import { apiTokenRoutes } from "./routes/api-tokens.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { infoRoutes } from "./routes/info.ts";
+import { loginRoutes } from "./routes/login.ts";
+import { organizationRoutes } from "./routes/organizations.ts";
+
+/** Routes reachable without a token. */
+const PUBLIC_ROUTES = new Set(["/api/v1/login", "/api/v1/openapi.json"]);
+
+export async function buildServer(context: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: context.config.logLevel,
+      // Credentials never reach the log.
+      redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],
+    },
+    bodyLimit: context.config.bodyLimitBytes,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error as FastifyError);
+    if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+    reply
+      .status(apiError.status)
+      .headers(apiError.headers)
+      .type("application/problem+json")
+      .send(apiError.toProblem(request.url));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const apiError = errors.routeNotFound(request.method, request.url);
+    reply.status(404).type("application/problem+json").send(apiError.toProblem(request.url));
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: "Atrium control plane", version: context.version },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.decorateRequest("principal", undefined as never);
+  app.addHook("onRequest", async (request) => {
+    const path = request.routeOptions.url ?? "";
+    if (!path.startsWith("/api/v1/") || PUBLIC_ROUTES.has(path)) return;
+    request.principal = await authenticate(context.database.db, bearerToken(request));
+  });
+
+  await app.register(healthRoutes, { context });
+  await app.register(
+    async (api) => {
+      api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+      await api.register(loginRoutes, { context });
+      await api.register(infoRoutes, { context });
+      await api.register(organizationRoutes, { context });
+      await api.register(apiTokenRoutes, { context });
+    },
+    { prefix: "/api/v1" },
+  );
+  return app;
+}
+
+/** Maps anything thrown to the problem the client sees; unknown errors become a logged 500. */
+function toApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fieldErrors: FieldError[] = error.validation.map((issue) => ({
+      field: [error.validationContext ?? "body", ...issue.instancePath.split("/").filter(Boolean)].join("."),
+      message: issue.message ?? "is invalid",
+    }));
+    return errors.invalidRequest(fieldErrors);
+  }
+  switch (error.code) {
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return errors.malformedBody(error.message);
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return errors.bodyTooLarge(Number(error.message.match(/\d+/)?.[0] ?? 0));
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return errors.unsupportedMediaType(error.message.split(": ").pop());
+  }
+  const database = databaseError(error);
+  if (database) return database;
+  if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, error.code ?? "BAD_REQUEST", error.message);
+  }
+  return errors.internal();
+}
+
+/** PostgreSQL constraint violations that a request can cause are the client's to fix. */
+function databaseError(error: unknown): ApiError | undefined {
+  const cause = (error as { cause?: { code?: string; detail?: string } }).cause ?? (error as { code?: string });
+  const code = (cause as { code?: string }).code;
+  if (code === "23505") return errors.conflict("A record with the same name already exists in this organization");
+  if (code === "23503") return errors.conflict("The record is referenced by others, or references one that is gone");
+  return undefined;
+}
