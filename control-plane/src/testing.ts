@@ -1,0 +1,116 @@
+/**
+ * Test support: control planes on a real PostgreSQL (a fresh database per call, dropped
+ * afterwards) or on in-memory PGlite, and a small JSON client for the REST API.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { request } from "undici";
+import { type ControlPlane, startControlPlane } from "./app.ts";
+import { type ControlPlaneConfig, configFromEnv } from "./config.ts";
+
+export type DatabaseKind = "pglite" | "postgres";
+export const DATABASE_KINDS: DatabaseKind[] = ["pglite", "postgres"];
+
+const adminUrl = process.env.ATRIUM_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const TEST_ADMIN = { organization: "default", username: "admin", password: "test-admin-password" };
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new, empty PostgreSQL database on the test server. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `atrium_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<ControlPlaneConfig> = {}): ControlPlaneConfig {
+  return {
+    ...configFromEnv({}),
+    host: "127.0.0.1",
+    port: 0,
+    dataDir: "",
+    logLevel: "silent",
+    bootstrap: { ...TEST_ADMIN },
+    ...overrides,
+  };
+}
+
+export interface TestControlPlane extends ControlPlane {
+  api: ApiClient;
+  /** A client logged in as the bootstrap admin. */
+  admin: ApiClient;
+}
+
+/** A control plane on PGlite (in memory) or on `databaseUrl`. */
+export async function startTestControlPlane(
+  kind: DatabaseKind,
+  options: { databaseUrl?: string; config?: Partial<ControlPlaneConfig> } = {},
+): Promise<TestControlPlane> {
+  const databaseUrl = kind === "postgres" ? options.databaseUrl : undefined;
+  if (kind === "postgres" && !databaseUrl) throw new Error("postgres control planes need a databaseUrl");
+  const controlPlane = await startControlPlane(testConfig({ databaseUrl, ...options.config }));
+  const api = new ApiClient(controlPlane.url);
+  const admin = await api.login(TEST_ADMIN);
+  return { ...controlPlane, api, admin };
+}
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly token: string | undefined;
+
+  constructor(baseUrl: string, token?: string) {
+    this.baseUrl = baseUrl;
+    this.token = token;
+  }
+
+  withToken(token: string): ApiClient {
+    return new ApiClient(this.baseUrl, token);
+  }
+
+  async login(credentials: { organization: string; username: string; password: string }): Promise<ApiClient> {
+    const response = await this.call<{ token: string }>("POST", "/api/v1/login", credentials);
+    if (response.status !== 200) throw new Error(`login failed: ${JSON.stringify(response.body)}`);
+    return this.withToken(response.body.token);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the API answered
+  async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await request(`${this.baseUrl}${path}`, {
+      method: method as "GET",
+      headers: {
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await response.body.text();
+    return {
+      status: response.statusCode,
+      body: (text ? JSON.parse(text) : undefined) as T,
+      headers: response.headers,
+    } satisfies ApiResponse<T>;
+  }
+}
