@@ -25,6 +25,7 @@ export { API_GROUP, API_VERSION, GROUP_VERSION } from "./group.ts";
 export { type KindDefinition, objectMeta } from "./kind.ts";
 export {
   backendSecret,
+  backendSecretFields,
   ConfigurationPlan,
   configurationPlanSpec,
   headerPolicy,
@@ -33,7 +34,13 @@ export {
 } from "./kinds/configuration-plan.ts";
 export { CustomTools, customTool, customToolsSpec, toolAnnotations, toolName } from "./kinds/custom-tools.ts";
 export { Exposition, expositionSpec } from "./kinds/exposition.ts";
-export { GatewayGroup, gatewayGroupSpec, labelSelectorRequirement } from "./kinds/gateway-group.ts";
+export {
+  GatewayGroup,
+  type GatewayGroupSelector,
+  gatewayGroupSpec,
+  labelSelectorRequirement,
+  selectsGateway,
+} from "./kinds/gateway-group.ts";
 export { mcpPrompt, Prompts, promptArgument, promptsSpec } from "./kinds/prompts.ts";
 export { mcpResource, mcpResourceTemplate, Resources, resourcesSpec } from "./kinds/resources.ts";
 export { SecretSource, secretSourceSpec, secretSourceStatus } from "./kinds/secret-source.ts";

@@ -54,20 +54,22 @@ export const secretSourceKeyRef = z
   })
   .describe("A value read from a Kubernetes Secret through a SecretSource.");
 
+/** How a backend secret reaches the backend, and the sources other than a stored secret. */
+export const backendSecretFields = {
+  env: envReference
+    .optional()
+    .describe("A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime."),
+  elicit: z
+    .object({ description: z.string().min(1).describe("What the user is asked for.") })
+    .optional()
+    .describe("Ask each user for the credential through MCP elicitation (OAuth-protected plans only)."),
+  in: z.enum(["header", "query"]).default("header").describe("Where the secret goes in the backend request."),
+  name: z.string().min(1).default("Authorization").describe("Header or query parameter name carrying the secret."),
+  prefix: z.string().optional().describe("Text put before the secret, for example 'Bearer '."),
+};
+
 export const backendSecret = exactlyOneOf(
-  z.object({
-    secretSourceRef: secretSourceKeyRef.optional(),
-    env: envReference
-      .optional()
-      .describe("A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime."),
-    elicit: z
-      .object({ description: z.string().min(1).describe("What the user is asked for.") })
-      .optional()
-      .describe("Ask each user for the credential through MCP elicitation (OAuth-protected plans only)."),
-    in: z.enum(["header", "query"]).default("header").describe("Where the secret goes in the backend request."),
-    name: z.string().min(1).default("Authorization").describe("Header or query parameter name carrying the secret."),
-    prefix: z.string().optional().describe("Text put before the secret, for example 'Bearer '."),
-  }),
+  z.object({ secretSourceRef: secretSourceKeyRef.optional(), ...backendSecretFields }),
   ["secretSourceRef", "env", "elicit"],
 ).describe("The credential the gateway sends to the backend: exactly one of secretSourceRef, env, elicit.");
 

@@ -36,3 +36,26 @@ export const GatewayGroup = defineKind({
   spec: gatewayGroupSpec,
   status: reconcileStatus,
 });
+
+export type GatewayGroupSelector = Pick<z.output<typeof gatewayGroupSpec>, "labels" | "matchExpressions">;
+
+/** Whether a gateway advertising `labels` belongs to a group with this selector. */
+export function selectsGateway(selector: GatewayGroupSelector, labels: Record<string, string>): boolean {
+  for (const [key, value] of Object.entries(selector.labels ?? {})) {
+    if (labels[key] !== value) return false;
+  }
+  return (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+    const present = Object.hasOwn(labels, key);
+    switch (operator) {
+      case "In":
+        return present && values.includes(labels[key] as string);
+      case "NotIn":
+        return !present || !values.includes(labels[key] as string);
+      case "Exists":
+        return present;
+      case "DoesNotExist":
+        return !present;
+    }
+    return false;
+  });
+}
