@@ -15,6 +15,7 @@ CREATE TABLE "changes" (
 	"kind" text NOT NULL,
 	"record_id" text NOT NULL,
 	"deleted" boolean DEFAULT false NOT NULL,
+	"exposition_ids" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

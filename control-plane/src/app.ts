@@ -9,7 +9,11 @@ import { type BootstrapResult, bootstrapAdmin } from "./auth/bootstrap.ts";
 import type { ControlPlaneConfig } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { type Database, openDatabase } from "./db/database.ts";
+import { storedSecrets } from "./routes/secrets.ts";
+import { assertAllDecryptable } from "./secrets/reencrypt.ts";
+import { cipherFor } from "./secrets/startup.ts";
 import { buildServer } from "./server.ts";
+import { ChangeHub } from "./stream/hub.ts";
 
 export const VERSION: string = JSON.parse(
   readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8"),
@@ -28,9 +32,26 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Con
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     await database.migrate();
+    const cipher = cipherFor({ keys: config.encryption, databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    // A value under a key this replica lacks is a start-up error, not a failure at first use.
+    await assertAllDecryptable(cipher, storedSecrets(database.db));
     const bootstrap = await bootstrapAdmin(database.db, config.bootstrap);
-    const context: AppContext = { config, database, version: VERSION };
+    const hub = new ChangeHub(database, cipher, (error) => app.log.error({ err: error }, "change hub failed to read"));
+    const context: AppContext = { config, database, version: VERSION, cipher, hub };
     const app = await buildServer(context);
+    await hub.start();
+    const pruning = setInterval(
+      () =>
+        hub
+          .prune(config.changeRetentionSeconds)
+          .catch((error) => app.log.warn({ err: error }, "pruning changes failed")),
+      60_000,
+    );
+    pruning.unref();
+    app.addHook("onClose", async () => {
+      clearInterval(pruning);
+      hub.stop();
+    });
     const address = await app.listen({ host: config.host, port: config.port });
     return {
       app,

@@ -4,6 +4,7 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { type KeySet, keySetFromEnv } from "./secrets/key-set.ts";
 
 export interface ControlPlaneConfig {
   host: string;
@@ -21,6 +22,8 @@ export interface ControlPlaneConfig {
   changeRetentionSeconds: number;
   bodyLimitBytes: number;
   logLevel: string;
+  /** Keys of secret values (ATRIUM_ENCRYPTION_KEYS, _ACTIVE_KEY_ID, _LEGACY_KEY); see secrets/startup.ts when absent. */
+  encryption: KeySet | undefined;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -49,5 +52,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlan
     changeRetentionSeconds: integer(env, "ATRIUM_CHANGE_RETENTION_SECONDS", 24 * 3600),
     bodyLimitBytes: integer(env, "ATRIUM_BODY_LIMIT_BYTES", 16 * 1024 * 1024),
     logLevel: env.ATRIUM_LOG_LEVEL || "info",
+    encryption: env.ATRIUM_ENCRYPTION_KEYS ? keySetFromEnv(env) : undefined,
   };
 }

@@ -13,6 +13,8 @@ export class ApiError extends Error {
   readonly code: string;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
+  /** Problem-specific members added to the problem document (RFC 9457 extensions). */
+  readonly extensions: Record<string, unknown>;
 
   constructor(
     status: number,
@@ -20,6 +22,7 @@ export class ApiError extends Error {
     message: string,
     errors?: FieldError[],
     headers: Record<string, string> = {},
+    extensions: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = "ApiError";
@@ -27,6 +30,7 @@ export class ApiError extends Error {
     this.code = code;
     this.errors = errors;
     this.headers = headers;
+    this.extensions = extensions;
   }
 
   toProblem(instance: string) {
@@ -37,6 +41,7 @@ export class ApiError extends Error {
       code: this.code,
       detail: this.message,
       instance,
+      ...this.extensions,
       ...(this.errors ? { errors: this.errors } : {}),
     };
   }
@@ -101,6 +106,8 @@ export const errors = {
     new ApiError(409, "IN_USE", `${kind} '${id}' is still used by ${by}: delete those first`),
   unprocessable: (code: string, message: string, fieldErrors?: FieldError[]) =>
     new ApiError(422, code, message, fieldErrors),
+  invalidOpenApi: (code: string, message: string, field: string, location: unknown) =>
+    new ApiError(422, code, message, [{ field, message }], {}, location ? { location } : {}),
   unavailable: (message: string) => new ApiError(503, "UNAVAILABLE", message),
   internal: () => new ApiError(500, "INTERNAL", "Unexpected error; the server log has the details"),
 };

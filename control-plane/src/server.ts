@@ -14,10 +14,17 @@ import { authenticate, bearerToken } from "./auth/principal.ts";
 import type { AppContext } from "./context.ts";
 import { ApiError, errors, type FieldError } from "./errors.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
+import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
+import { expositionRoutes } from "./routes/expositions.ts";
+import { gatewayGroupRoutes } from "./routes/gateway-groups.ts";
+import { gatewayRoutes } from "./routes/gateways.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { infoRoutes } from "./routes/info.ts";
 import { loginRoutes } from "./routes/login.ts";
 import { organizationRoutes } from "./routes/organizations.ts";
+import { secretRoutes } from "./routes/secrets.ts";
+import { serviceRoutes } from "./routes/services.ts";
+import { streamRoutes } from "./routes/stream.ts";
 
 /** Routes reachable without a token. */
 const PUBLIC_ROUTES = new Set(["/api/v1/login", "/api/v1/openapi.json"]);
@@ -72,6 +79,13 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
       await api.register(infoRoutes, { context });
       await api.register(organizationRoutes, { context });
       await api.register(apiTokenRoutes, { context });
+      await api.register(secretRoutes, { context });
+      await api.register(serviceRoutes, { context });
+      await api.register(gatewayGroupRoutes, { context });
+      await api.register(configurationPlanRoutes, { context });
+      await api.register(expositionRoutes, { context });
+      await api.register(gatewayRoutes, { context });
+      await api.register(streamRoutes, { context, hub: context.hub });
     },
     { prefix: "/api/v1" },
   );
@@ -110,6 +124,9 @@ function databaseError(error: unknown): ApiError | undefined {
   const cause = (error as { cause?: { code?: string; detail?: string } }).cause ?? (error as { code?: string });
   const code = (cause as { code?: string }).code;
   if (code === "23505") return errors.conflict("A record with the same name already exists in this organization");
-  if (code === "23503") return errors.conflict("The record is referenced by others, or references one that is gone");
+  // 23001 restrict_violation, 23503 foreign_key_violation.
+  if (code === "23001" || code === "23503") {
+    return errors.conflict("The record is still used by others (such as Expositions of a plan): delete those first");
+  }
   return undefined;
 }

@@ -3,10 +3,20 @@
  * afterwards) or on in-memory PGlite, and a small JSON client for the REST API.
  */
 import { randomBytes } from "node:crypto";
+import { validSamples } from "@atrium/crds";
 import pg from "pg";
 import { request } from "undici";
 import { type ControlPlane, startControlPlane } from "./app.ts";
 import { type ControlPlaneConfig, configFromEnv } from "./config.ts";
+import { parseKeySet } from "./secrets/key-set.ts";
+
+/** The Pet Store OpenAPI document of crds/samples (the working set's Service). */
+export function sampleOpenApi(): string {
+  const service = validSamples().find((sample) => sample.document.kind === "Service");
+  const inline = (service?.document.spec as { openapi?: { inline?: string } } | undefined)?.openapi?.inline;
+  if (!inline) throw new Error("crds/samples/valid has no Service with an inline OpenAPI document");
+  return inline;
+}
 
 export type DatabaseKind = "pglite" | "postgres";
 export const DATABASE_KINDS: DatabaseKind[] = ["pglite", "postgres"];
@@ -47,6 +57,8 @@ export function testConfig(overrides: Partial<ControlPlaneConfig> = {}): Control
     dataDir: "",
     logLevel: "silent",
     bootstrap: { ...TEST_ADMIN },
+    // Replicas of one test share a fixed key, as replicas of a deployment must.
+    encryption: parseKeySet({ activeKeyId: "test", keys: { test: Buffer.alloc(32, 7).toString("base64") } }),
     ...overrides,
   };
 }
@@ -113,4 +125,67 @@ export class ApiClient {
       headers: response.headers,
     } satisfies ApiResponse<T>;
   }
+}
+
+export interface StreamEvent {
+  id: string | undefined;
+  event: string | undefined;
+  data: string;
+}
+
+/** A gateway's change stream, read as a test would: wait for the next event matching a predicate. */
+export async function openChangeStream(
+  baseUrl: string,
+  token: string,
+  gateway: { id: string; instanceId: string },
+  since?: number,
+) {
+  const { createParser } = await import("eventsource-parser");
+  const query = new URLSearchParams({
+    instanceId: gateway.instanceId,
+    ...(since === undefined ? {} : { since: String(since) }),
+  });
+  const controller = new AbortController();
+  const response = await request(`${baseUrl}/api/v1/gateways/${gateway.id}/stream?${query}`, {
+    headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+    signal: controller.signal,
+  });
+  const events: StreamEvent[] = [];
+  const waiters = new Set<() => void>();
+  const parser = createParser({
+    onEvent: (event) => {
+      events.push({ id: event.id, event: event.event, data: event.data });
+      for (const wake of waiters) wake();
+    },
+  });
+  response.body.on("data", (chunk: Buffer) => parser.feed(chunk.toString("utf8")));
+  response.body.on("error", () => {});
+  let read = 0;
+  return {
+    status: response.statusCode,
+    /** The next event (after those already returned) whose name matches, parsed. */
+    // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the stream sent
+    async next(name: string, timeoutMs = 10_000): Promise<any> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        while (read < events.length) {
+          const event = events[read++] as StreamEvent;
+          if (event.event === name) return { ...JSON.parse(event.data), eventId: event.id };
+        }
+        const remaining = deadline - Date.now();
+        if (remaining <= 0)
+          throw new Error(`no '${name}' event within ${timeoutMs} ms; got ${events.map((e) => e.event).join(", ")}`);
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            waiters.delete(wake);
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(wake, remaining);
+          waiters.add(wake);
+        });
+      }
+    },
+    close: () => controller.abort(),
+  };
 }

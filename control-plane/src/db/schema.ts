@@ -201,6 +201,8 @@ export const changes = pgTable(
     kind: text("kind").notNull(),
     recordId: text("record_id").notNull(),
     deleted: boolean("deleted").notNull().default(false),
+    /** Expositions whose compiled form this change may alter, computed when it is written. */
+    expositionIds: jsonb("exposition_ids").$type<string[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.organizationId, t.revision)],

@@ -1,0 +1,222 @@
+/**
+ * OpenAPI schema objects (dereferenced by the parser, so possibly cyclic and shared) into
+ * self-contained JSON Schema 2020-12 objects: plain JSON, every reference inlined, except that a
+ * schema met again inside itself becomes `{ "$ref": "#/$defs/<Name>" }` with `<Name>` copied into
+ * `$defs` at the root of the schema being converted.
+ *
+ * Dialect conversion (2.0 and 3.0 only; 3.1 schemas already are JSON Schema 2020-12):
+ * - `nullable: true` (3.0) and `x-nullable: true` (2.0) become `"null"` in a `type` array, and
+ *   `null` is added to an `enum`. Without a `type`, the schema becomes `anyOf: [schema, {type: "null"}]`:
+ *   OpenAPI 3.0.3 says `nullable` then has no effect, but writers mean "or null" (typically beside
+ *   `allOf: [{$ref}]`), and accepting null is the kinder error for a tool call.
+ * - Boolean `exclusiveMinimum` / `exclusiveMaximum` become the numeric form.
+ * - `example` becomes `examples: [example]`.
+ * - 2.0 `type: file` becomes `{type: "string", format: "binary"}`.
+ * Everywhere, `discriminator.mapping` is dropped: its values are pointers into the original document.
+ */
+import { schemasTooLarge } from "./errors.ts";
+import { childPointer } from "./json-pointer.ts";
+import { copyJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "./plain-json.ts";
+
+export type SchemaDialect = "2.0" | "3.0" | "3.1";
+
+export type SchemaConverterOptions = {
+  dialect: SchemaDialect;
+  /** The `$ref` each dereferenced object came from, e.g. `#/components/schemas/Node`, to name `$defs`. */
+  refOrigins: ReadonlyMap<object, string>;
+  /** Upper bound of JSON nodes produced for the whole document (inlining can multiply a schema). */
+  maxNodes: number;
+  /** Builds the error thrown when a non-schema value contains itself. */
+  onCycle: (pointer: string) => Error;
+};
+
+export type SchemaConverter = {
+  /** Converts one schema; `pointer` says where it sits in the dereferenced document (for errors). */
+  convert(schema: unknown, pointer: string): JsonObject;
+};
+
+const singleSubschemaKeywords = new Set([
+  "items",
+  "additionalProperties",
+  "not",
+  "contains",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+  "additionalItems",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
+]);
+const subschemaListKeywords = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const subschemaMapKeywords = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+/** Keywords that only describe; a schema made of these alone accepts every value. */
+const annotationKeywords = new Set([
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+]);
+
+export function createSchemaConverter(options: SchemaConverterOptions): SchemaConverter {
+  const { dialect, refOrigins, maxNodes, onCycle } = options;
+  const namesByNode = new Map<object, string>();
+  const usedNames = new Set<string>();
+  let producedNodes = 0;
+
+  const count = (nodes: number): void => {
+    producedNodes += nodes;
+    if (producedNodes > maxNodes) throw schemasTooLarge(maxNodes);
+  };
+
+  // Names are unique across the document: the same name always denotes the same schema.
+  const defName = (node: object): string => {
+    const known = namesByNode.get(node);
+    if (known) return known;
+    const origin = refOrigins.get(node);
+    const base = origin ? nameFromRef(origin) : "Schema";
+    let name = base;
+    for (let suffix = 2; usedNames.has(name); suffix++) name = `${base}_${suffix}`;
+    namesByNode.set(node, name);
+    usedNames.add(name);
+    return name;
+  };
+
+  const copyData = (value: unknown, pointer: string): JsonValue => {
+    count(1);
+    return copyJson(value, { pointer, onCycle });
+  };
+
+  type Context = { ancestors: Set<object>; defs: Map<string, JsonValue> };
+
+  const convertNode = (node: unknown, context: Context, pointer: string): JsonValue => {
+    if (typeof node === "boolean") return node;
+    if (Array.isArray(node)) return node.map((item, index) => convertNode(item, context, childPointer(pointer, index)));
+    if (!isPlainObject(node)) return copyData(node, pointer);
+    if (context.ancestors.has(node)) {
+      const name = defName(node);
+      if (!context.defs.has(name)) {
+        context.defs.set(name, {}); // reserves the name before the body, which may refer to it
+        const defContext = { ancestors: new Set<object>([node]), defs: context.defs };
+        context.defs.set(name, convertBody(node, defContext, pointer));
+      }
+      count(1);
+      return { $ref: `#/$defs/${name}` };
+    }
+    context.ancestors.add(node);
+    const converted = convertBody(node, context, pointer);
+    context.ancestors.delete(node);
+    return converted;
+  };
+
+  const convertBody = (node: Record<string, unknown>, context: Context, pointer: string): JsonObject => {
+    count(1);
+    const out: JsonObject = {};
+    let nullable = false;
+    for (const [keyword, value] of Object.entries(node)) {
+      const at = childPointer(pointer, keyword);
+      if (value === undefined) continue;
+      if (keyword === "$ref") continue; // only unresolvable leftovers remain after dereferencing; never point outside
+      if (dialect !== "3.1" && (keyword === "nullable" || keyword === "x-nullable")) {
+        nullable ||= value === true;
+        continue;
+      }
+      if (singleSubschemaKeywords.has(keyword) || subschemaListKeywords.has(keyword)) {
+        setOwn(out, keyword, convertNode(value, context, at));
+      } else if (subschemaMapKeywords.has(keyword) && isPlainObject(value)) {
+        const map: JsonObject = {};
+        for (const [name, subschema] of Object.entries(value)) {
+          setOwn(map, name, convertNode(subschema, context, childPointer(at, name)));
+        }
+        setOwn(out, keyword, map);
+      } else if (keyword === "dependencies" && isPlainObject(value)) {
+        const map: JsonObject = {};
+        for (const [name, dependency] of Object.entries(value)) {
+          const dependencyAt = childPointer(at, name);
+          setOwn(
+            map,
+            name,
+            Array.isArray(dependency)
+              ? copyData(dependency, dependencyAt)
+              : convertNode(dependency, context, dependencyAt),
+          );
+        }
+        setOwn(out, keyword, map);
+      } else if (keyword === "discriminator" && isPlainObject(value)) {
+        const { mapping: _mapping, ...discriminator } = value;
+        setOwn(out, keyword, copyData(discriminator, at));
+      } else {
+        setOwn(out, keyword, copyData(value, at));
+      }
+    }
+    if (dialect === "3.1") return out;
+    convertOpenApiKeywords(out);
+    return nullable ? allowNull(out) : out;
+  };
+
+  return {
+    convert(schema, pointer) {
+      const context: Context = { ancestors: new Set(), defs: new Map() };
+      const converted = convertNode(schema, context, pointer);
+      const root: JsonObject = isPlainObject(converted) ? converted : converted === false ? { not: {} } : {};
+      if (context.defs.size > 0) {
+        const existing = isPlainObject(root.$defs) ? root.$defs : {};
+        root.$defs = { ...existing, ...Object.fromEntries(context.defs) };
+      }
+      return root;
+    },
+  };
+}
+
+/** `#/components/schemas/Tree Node` → `Tree_Node`: a name safe in a JSON pointer and a URI fragment. */
+function nameFromRef(ref: string): string {
+  const short = ref.replace(/^#\/(components\/schemas|definitions|\$defs)\//, "").replace(/^#\/?/, "");
+  const safe = short.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^_+|_+$/g, "");
+  return safe === "" ? "Schema" : safe;
+}
+
+/** 2.0 / 3.0 schema keywords that JSON Schema 2020-12 spells differently (in place). */
+function convertOpenApiKeywords(schema: JsonObject): void {
+  if (schema.type === "file") {
+    schema.type = "string";
+    schema.format = "binary";
+  }
+  for (const [exclusive, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
+    if (typeof schema[exclusive] !== "boolean") continue;
+    if (schema[exclusive] === true && typeof schema[bound] === "number") {
+      schema[exclusive] = schema[bound];
+      delete schema[bound];
+    } else {
+      delete schema[exclusive];
+    }
+  }
+  if ("example" in schema) {
+    if (!("examples" in schema)) schema.examples = [schema.example ?? null];
+    delete schema.example;
+  }
+}
+
+function allowNull(schema: JsonObject): JsonObject {
+  const { type } = schema;
+  if (typeof type === "string" || Array.isArray(type)) {
+    const types = typeof type === "string" ? [type] : type;
+    schema.type = types.includes("null") ? types : [...types, "null"];
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+    return schema;
+  }
+  const annotations: JsonObject = {};
+  const constraints: JsonObject = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    setOwn(annotationKeywords.has(keyword) ? annotations : constraints, keyword, value);
+  }
+  if (Object.keys(constraints).length === 0) return schema; // already accepts null
+  return { ...annotations, anyOf: [constraints, { type: "null" }] };
+}

@@ -1,0 +1,378 @@
+/**
+ * A validated, dereferenced OpenAPI 2.0 / 3.0 / 3.1 document into the stored form: one
+ * normalized operation per (path, method), in document order.
+ *
+ * - Parameters: path-level ones merged with the operation's, the operation's replacing one with
+ *   the same `name` and `in` at its position; the others appended in order.
+ * - Bodies and responses: `application/json` when offered (parameters such as `; charset=` are
+ *   ignored), else the first media type listed. Swagger 2.0 `in: body` becomes the request body
+ *   (media type from `consumes`, default `application/json`); `in: formData` parameters become an
+ *   object schema sent as `multipart/form-data` when a file is among them or `consumes` says so,
+ *   else `application/x-www-form-urlencoded`. 2.0 response schemas take their media type from
+ *   `produces` (default `application/json`).
+ * - 2.0 `collectionFormat` becomes the equivalent OpenAPI 3 `style` / `explode`; `tsv` has none
+ *   and is left out.
+ */
+import { duplicateOperationId } from "./errors.ts";
+import { childPointer } from "./json-pointer.ts";
+import type { SchemaConverter, SchemaDialect } from "./json-schema.ts";
+import type { Locate } from "./locate.ts";
+import type {
+  HttpMethod,
+  ImportedDocument,
+  NormalizedOperation,
+  NormalizedParameter,
+  NormalizedRequestBody,
+  NormalizedResponse,
+  ParameterLocation,
+  ParameterStyle,
+} from "./operation.ts";
+import { assignOperationIds } from "./operation-id.ts";
+import { copyJson, isPlainObject, type JsonObject, setOwn } from "./plain-json.ts";
+import { serverUrls } from "./servers.ts";
+
+export type NormalizeOptions = {
+  dialect: SchemaDialect;
+  /** The version string as found (`2.0`, `3.0.3`, ...). */
+  openapiVersion: string;
+  converter: SchemaConverter;
+  /** Where the document was downloaded from, to resolve relative server URLs. */
+  documentUrl?: string;
+  /** Places a pointer of the document in the submitted text, for error locations. */
+  locate: Locate;
+  onCycle: (pointer: string) => Error;
+};
+
+type RawObject = Record<string, unknown>;
+
+/** The fixed order of the OpenAPI path item fields. */
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+const parameterLocations = new Set<string>(["path", "query", "header", "cookie"]);
+const parameterStyles = new Set<string>([
+  "matrix",
+  "label",
+  "form",
+  "simple",
+  "spaceDelimited",
+  "pipeDelimited",
+  "deepObject",
+]);
+/** The Swagger 2.0 parameter fields that are JSON Schema keywords. */
+const swaggerSchemaFields = [
+  "type",
+  "format",
+  "items",
+  "default",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "enum",
+  "multipleOf",
+  "x-nullable",
+];
+
+type Draft = Omit<NormalizedOperation, "operationId"> & { declaredId: string | undefined; pointer: string };
+
+export function normalizeDocument(document: RawObject, options: NormalizeOptions): ImportedDocument {
+  const { dialect, converter } = options;
+  const info = isPlainObject(document.info) ? document.info : {};
+  const paths = isPlainObject(document.paths) ? document.paths : {};
+  const drafts: Draft[] = [];
+
+  for (const [path, pathItem] of Object.entries(paths)) {
+    if (!path.startsWith("/") || !isPlainObject(pathItem)) continue;
+    const pathPointer = childPointer("/paths", path);
+    for (const method of methods) {
+      const operation = pathItem[method];
+      if (!isPlainObject(operation)) continue;
+      const pointer = childPointer(pathPointer, method);
+      const merged = mergeParameters(
+        { list: pathItem.parameters, pointer: childPointer(pathPointer, "parameters") },
+        { list: operation.parameters, pointer: childPointer(pointer, "parameters") },
+      );
+      const parameters: NormalizedParameter[] = [];
+      let requestBody: NormalizedRequestBody | undefined;
+      if (dialect === "2.0") {
+        const consumes = mediaTypes(operation.consumes ?? document.consumes);
+        for (const { raw, pointer: at } of merged) {
+          if (raw.in !== "body" && raw.in !== "formData") parameters.push(swaggerParameter(raw, at, converter));
+        }
+        requestBody = swaggerRequestBody(merged, consumes, converter);
+      } else {
+        for (const { raw, pointer: at } of merged) parameters.push(openApiParameter(raw, at, converter));
+        requestBody = openApiRequestBody(operation.requestBody, childPointer(pointer, "requestBody"), converter);
+      }
+      const produces = dialect === "2.0" ? mediaTypes(operation.produces ?? document.produces) : [];
+      drafts.push({
+        declaredId:
+          typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined,
+        pointer,
+        method: method.toUpperCase() as HttpMethod,
+        path,
+        ...optionalString("summary", operation.summary),
+        ...optionalString("description", operation.description),
+        deprecated: operation.deprecated === true,
+        tags: Array.isArray(operation.tags)
+          ? operation.tags.filter((tag): tag is string => typeof tag === "string")
+          : [],
+        parameters,
+        ...(requestBody ? { requestBody } : {}),
+        responses: responses(operation.responses, childPointer(pointer, "responses"), dialect, produces, converter),
+        extensions: extensions(operation, pointer, options.onCycle),
+      });
+    }
+  }
+
+  const assigned = assignOperationIds(drafts.map(({ method, path, declaredId }) => ({ method, path, declaredId })));
+  if ("conflict" in assigned) {
+    const { operationId, first, second } = assigned.conflict;
+    const [a, b] = [drafts[first], drafts[second]];
+    const where = b ? options.locate(childPointer(b.pointer, "operationId")) : { pointer: "/paths" };
+    throw duplicateOperationId(operationId, `${a?.method} ${a?.path}`, `${b?.method} ${b?.path}`, where);
+  }
+  const operations = drafts.map(({ declaredId: _declaredId, pointer: _pointer, ...draft }, index) => ({
+    operationId: assigned.ids[index] ?? "",
+    ...draft,
+  }));
+
+  return {
+    openapiVersion: options.openapiVersion,
+    title: typeof info.title === "string" ? info.title : "",
+    version: typeof info.version === "string" ? info.version : String(info.version ?? ""),
+    ...optionalString("description", info.description),
+    servers: serverUrls(document, dialect, options.documentUrl),
+    operations,
+  };
+}
+
+type RawParameter = { raw: RawObject; pointer: string };
+
+type ParameterList = { list: unknown; pointer: string };
+
+function mergeParameters(pathLevel: ParameterList, operationLevel: ParameterList): RawParameter[] {
+  const merged: RawParameter[] = [];
+  const indexByKey = new Map<string, number>();
+  const add = ({ list, pointer }: ParameterList) => {
+    if (!Array.isArray(list)) return;
+    for (const [index, raw] of list.entries()) {
+      if (!isPlainObject(raw)) continue;
+      const key = `${String(raw.in)}\u0000${String(raw.name)}`;
+      const entry = { raw, pointer: childPointer(pointer, index) };
+      const existing = indexByKey.get(key);
+      if (existing === undefined) {
+        indexByKey.set(key, merged.length);
+        merged.push(entry);
+      } else {
+        merged[existing] = entry;
+      }
+    }
+  };
+  add(pathLevel);
+  add(operationLevel);
+  return merged;
+}
+
+function openApiParameter(raw: RawObject, pointer: string, converter: SchemaConverter): NormalizedParameter {
+  const location = parameterLocation(raw.in);
+  let schema: JsonObject = {};
+  let contentType: string | undefined;
+  if (raw.schema !== undefined) {
+    schema = converter.convert(raw.schema, childPointer(pointer, "schema"));
+  } else if (isPlainObject(raw.content)) {
+    contentType = preferredMediaType(Object.keys(raw.content));
+    const media = contentType === undefined ? undefined : raw.content[contentType];
+    if (isPlainObject(media) && media.schema !== undefined) {
+      schema = converter.convert(media.schema, childPointer(childPointer(pointer, "content"), contentType ?? ""));
+    }
+  }
+  return {
+    name: String(raw.name),
+    in: location,
+    required: location === "path" || raw.required === true,
+    ...optionalString("description", raw.description),
+    schema,
+    ...(contentType === undefined ? {} : { contentType }),
+    ...(typeof raw.style === "string" && parameterStyles.has(raw.style) ? { style: raw.style as ParameterStyle } : {}),
+    ...(typeof raw.explode === "boolean" ? { explode: raw.explode } : {}),
+  };
+}
+
+function swaggerParameter(raw: RawObject, pointer: string, converter: SchemaConverter): NormalizedParameter {
+  const location = parameterLocation(raw.in);
+  return {
+    name: String(raw.name),
+    in: location,
+    required: location === "path" || raw.required === true,
+    ...optionalString("description", raw.description),
+    schema: converter.convert(swaggerParameterSchema(raw), pointer),
+    ...swaggerStyle(raw, location),
+  };
+}
+
+/** A 2.0 non-body parameter (or items object) carries its schema keywords inline. */
+function swaggerParameterSchema(raw: RawObject): RawObject {
+  const schema: RawObject = {};
+  for (const field of swaggerSchemaFields) {
+    if (raw[field] === undefined) continue;
+    setOwn(
+      schema,
+      field,
+      field === "items" && isPlainObject(raw.items) ? swaggerParameterSchema(raw.items) : raw[field],
+    );
+  }
+  return schema;
+}
+
+function swaggerStyle(raw: RawObject, location: ParameterLocation): { style?: ParameterStyle; explode?: boolean } {
+  if (raw.type !== "array") return {};
+  switch (raw.collectionFormat ?? "csv") {
+    case "csv":
+      return location === "query" || location === "cookie"
+        ? { style: "form", explode: false }
+        : { style: "simple", explode: false };
+    case "ssv":
+      return { style: "spaceDelimited", explode: false };
+    case "pipes":
+      return { style: "pipeDelimited", explode: false };
+    case "multi":
+      return { style: "form", explode: true };
+    default:
+      return {};
+  }
+}
+
+function swaggerRequestBody(
+  merged: RawParameter[],
+  consumes: string[],
+  converter: SchemaConverter,
+): NormalizedRequestBody | undefined {
+  const body = merged.find(({ raw }) => raw.in === "body");
+  if (body) {
+    return {
+      required: body.raw.required === true,
+      contentType: preferredMediaType(consumes) ?? "application/json",
+      schema: converter.convert(body.raw.schema ?? {}, childPointer(body.pointer, "schema")),
+      ...optionalString("description", body.raw.description),
+    };
+  }
+  const fields = merged.filter(({ raw }) => raw.in === "formData");
+  if (fields.length === 0) return undefined;
+  const properties: JsonObject = {};
+  const required: string[] = [];
+  for (const { raw, pointer } of fields) {
+    const name = String(raw.name);
+    const schema = converter.convert(swaggerParameterSchema(raw), pointer);
+    if (typeof raw.description === "string" && schema.description === undefined) schema.description = raw.description;
+    setOwn(properties, name, schema);
+    if (raw.required === true) required.push(name);
+  }
+  const formTypes = consumes.filter((type) =>
+    ["multipart/form-data", "application/x-www-form-urlencoded"].includes(baseMediaType(type)),
+  );
+  const multipart = formTypes.find((type) => baseMediaType(type) === "multipart/form-data");
+  const hasFile = fields.some(({ raw }) => raw.type === "file");
+  return {
+    required: required.length > 0,
+    contentType: hasFile ? (multipart ?? "multipart/form-data") : (formTypes[0] ?? "application/x-www-form-urlencoded"),
+    schema: { type: "object", properties, ...(required.length > 0 ? { required } : {}) },
+  };
+}
+
+function openApiRequestBody(
+  raw: unknown,
+  pointer: string,
+  converter: SchemaConverter,
+): NormalizedRequestBody | undefined {
+  if (!isPlainObject(raw) || !isPlainObject(raw.content)) return undefined;
+  const contentType = preferredMediaType(Object.keys(raw.content));
+  if (contentType === undefined) return undefined;
+  const media = raw.content[contentType];
+  const schema = isPlainObject(media) && media.schema !== undefined ? media.schema : {};
+  return {
+    required: raw.required === true,
+    contentType,
+    schema: converter.convert(
+      schema,
+      childPointer(childPointer(childPointer(pointer, "content"), contentType), "schema"),
+    ),
+    ...optionalString("description", raw.description),
+  };
+}
+
+function responses(
+  raw: unknown,
+  pointer: string,
+  dialect: SchemaDialect,
+  produces: string[],
+  converter: SchemaConverter,
+): NormalizedResponse[] {
+  if (!isPlainObject(raw)) return [];
+  const result: NormalizedResponse[] = [];
+  for (const [code, response] of Object.entries(raw)) {
+    const status = /^[1-5]xx$/i.test(code) ? code.toUpperCase() : code;
+    if (!/^([1-5]\d\d|[1-5]XX|default)$/.test(status) || !isPlainObject(response)) continue; // e.g. `x-` keys
+    const at = childPointer(pointer, code);
+    const normalized: NormalizedResponse = { status, ...optionalString("description", response.description) };
+    if (dialect === "2.0") {
+      if (response.schema !== undefined) {
+        normalized.contentType = preferredMediaType(produces) ?? "application/json";
+        normalized.schema = converter.convert(response.schema, childPointer(at, "schema"));
+      }
+    } else if (isPlainObject(response.content)) {
+      const contentType = preferredMediaType(Object.keys(response.content));
+      const media = contentType === undefined ? undefined : response.content[contentType];
+      if (contentType !== undefined) normalized.contentType = contentType;
+      if (isPlainObject(media) && media.schema !== undefined) {
+        normalized.schema = converter.convert(
+          media.schema,
+          childPointer(childPointer(at, "content"), contentType ?? ""),
+        );
+      }
+    }
+    result.push(normalized);
+  }
+  return result;
+}
+
+function extensions(
+  operation: RawObject,
+  pointer: string,
+  onCycle: (pointer: string) => Error,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(operation)) {
+    if (key.startsWith("x-")) setOwn(result, key, copyJson(value, { pointer: childPointer(pointer, key), onCycle }));
+  }
+  return result;
+}
+
+function parameterLocation(value: unknown): ParameterLocation {
+  // The parser has validated `in`; anything else would be a parser bug, not a user error.
+  if (typeof value !== "string" || !parameterLocations.has(value))
+    throw new Error(`unexpected parameter location ${String(value)}`);
+  return value as ParameterLocation;
+}
+
+function mediaTypes(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((type): type is string => typeof type === "string") : [];
+}
+
+function baseMediaType(type: string): string {
+  return (type.split(";")[0] ?? "").trim().toLowerCase();
+}
+
+/** `application/json` (with or without parameters) when listed, else the first one. */
+export function preferredMediaType(types: string[]): string | undefined {
+  return types.find((type) => baseMediaType(type) === "application/json") ?? types[0];
+}
+
+function optionalString<K extends string>(key: K, value: unknown): { [P in K]?: string } {
+  return (typeof value === "string" ? { [key]: value } : {}) as { [P in K]?: string };
+}

@@ -1,0 +1,102 @@
+/**
+ * The shape of an imported OpenAPI document, as the control plane stores it and gateways read it:
+ * one normalized operation per (method, path), from which a gateway builds one MCP tool. These
+ * Zod schemas are the single source of truth; the types are inferred from them.
+ *
+ * Every `schema` below is a self-contained JSON Schema (draft 2020-12) object: plain JSON, no
+ * cycles, no `$ref` into the original document. A recursive schema keeps its recursion as
+ * `$ref: "#/$defs/<Name>"`, the referenced schemas copied into `$defs` at the root of that same
+ * schema. `<Name>` is unique within one imported document, so the same name always denotes the
+ * same schema and `$defs` of several schemas (say, the parameters and body of one tool) can be
+ * merged without renaming.
+ */
+import { z } from "zod";
+
+/** A JSON Schema object. Kept opaque here: its content is produced by the importer, not typed. */
+export const JsonSchemaObject = z.record(z.string(), z.unknown());
+export type JsonSchemaObject = z.infer<typeof JsonSchemaObject>;
+
+export const HttpMethod = z.enum(["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]);
+export type HttpMethod = z.infer<typeof HttpMethod>;
+
+export const ParameterLocation = z.enum(["path", "query", "header", "cookie"]);
+export type ParameterLocation = z.infer<typeof ParameterLocation>;
+
+/** OpenAPI 3 serialization styles; absent means the OpenAPI 3 default for the location. */
+export const ParameterStyle = z.enum([
+  "matrix",
+  "label",
+  "form",
+  "simple",
+  "spaceDelimited",
+  "pipeDelimited",
+  "deepObject",
+]);
+export type ParameterStyle = z.infer<typeof ParameterStyle>;
+
+export const NormalizedParameter = z.object({
+  name: z.string().min(1),
+  in: ParameterLocation,
+  /** Always true for path parameters. */
+  required: z.boolean(),
+  description: z.string().optional(),
+  schema: JsonSchemaObject,
+  /** Set when the document describes the parameter by `content`: the value is sent serialized as this media type. */
+  contentType: z.string().optional(),
+  style: ParameterStyle.optional(),
+  explode: z.boolean().optional(),
+});
+export type NormalizedParameter = z.infer<typeof NormalizedParameter>;
+
+export const NormalizedRequestBody = z.object({
+  required: z.boolean(),
+  /** `application/json` when the document offers it, else the first media type listed. */
+  contentType: z.string().min(1),
+  schema: JsonSchemaObject,
+  description: z.string().optional(),
+});
+export type NormalizedRequestBody = z.infer<typeof NormalizedRequestBody>;
+
+export const NormalizedResponse = z.object({
+  /** `200`, `2XX` or `default`, as written in the document. */
+  status: z.string().regex(/^([1-5]\d\d|[1-5]XX|default)$/),
+  description: z.string().optional(),
+  contentType: z.string().optional(),
+  schema: JsonSchemaObject.optional(),
+});
+export type NormalizedResponse = z.infer<typeof NormalizedResponse>;
+
+export const NormalizedOperation = z.object({
+  /** The document's operationId, or one derived from method and path (see `synthesizeOperationId`). */
+  operationId: z.string().min(1),
+  method: HttpMethod,
+  /** The path template exactly as in the document, e.g. `/pets/{petId}`. */
+  path: z.string().startsWith("/"),
+  summary: z.string().optional(),
+  description: z.string().optional(),
+  deprecated: z.boolean(),
+  tags: z.array(z.string()),
+  /** Path-level parameters merged with the operation's own; the operation's win on the same name and location. */
+  parameters: z.array(NormalizedParameter),
+  requestBody: NormalizedRequestBody.optional(),
+  responses: z.array(NormalizedResponse),
+  /** The operation's `x-*` keys (tool annotations may be derived from them), values as plain JSON. */
+  extensions: z.record(z.string().regex(/^x-/), z.unknown()),
+});
+export type NormalizedOperation = z.infer<typeof NormalizedOperation>;
+
+export const ImportedDocument = z.object({
+  /** The version string as found: `2.0`, `3.0.x` or `3.1.x`. */
+  openapiVersion: z.string().regex(/^(2\.0|3\.[01]\.\d+(-.+)?)$/),
+  title: z.string(),
+  version: z.string(),
+  description: z.string().optional(),
+  /**
+   * Base URLs of the API, absolute or relative (relative ones are resolved against the document's
+   * URL when it was fetched). Server variables are replaced by their defaults. A 3.x document
+   * without servers yields `["/"]`, as the specification says.
+   */
+  servers: z.array(z.string()),
+  operations: z.array(NormalizedOperation),
+});
+export type ImportedDocument = z.infer<typeof ImportedDocument>;

@@ -1,0 +1,247 @@
+/**
+ * Configuration Plans: a Service bound to a backend with the endpoint's settings. The client
+ * API key is generated here, returned once, stored as a hash; renewing it replaces it at once.
+ */
+import { backendSecretFields, configurationPlanSpec, exactlyOneOf, httpUrl } from "@atrium/crds";
+import { and, eq } from "drizzle-orm";
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
+import type { AppContext } from "../context.ts";
+import { configurationPlans, secrets, services } from "../db/schema.ts";
+import { errors, type FieldError } from "../errors.ts";
+import { recordChange, type Tx } from "../stream/changes.ts";
+import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
+
+/** The CR's backend secret, with a stored secret's id where the CR names a SecretSource. */
+export const planBackendSecret = exactlyOneOf(
+  z.object({
+    secretId: z.uuid().optional().describe("A backend secret stored in the control plane."),
+    ...backendSecretFields,
+  }),
+  ["secretId", "env", "elicit"],
+);
+export const planSettings = configurationPlanSpec
+  .omit({ serviceRef: true, apiKey: true, backendSecret: true, backendEndpoint: true })
+  .extend({ backendSecret: planBackendSecret.optional() });
+export type PlanSettings = z.output<typeof planSettings>;
+
+const planBody = planSettings.extend({
+  name: recordName,
+  serviceId: z.uuid(),
+  backendEndpoint: httpUrl,
+  apiKey: z.boolean().default(false).describe("Protect the endpoint with a generated API key (x-atrium-key)."),
+});
+const planView = planSettings.extend({
+  id: z.string(),
+  name: z.string(),
+  serviceId: z.string(),
+  backendEndpoint: z.string(),
+  hasApiKey: z.boolean(),
+  ...timestamps,
+});
+const withKey = planView.extend({ apiKey: z.string().optional().describe("The new API key, shown only now.") });
+
+type PlanRow = typeof configurationPlans.$inferSelect;
+function view(row: PlanRow): z.output<typeof planView> {
+  return {
+    id: row.id,
+    name: row.name,
+    serviceId: row.serviceId,
+    backendEndpoint: row.backendEndpoint,
+    hasApiKey: row.apiKeyHash !== null,
+    ...(row.settings as PlanSettings),
+    ...timestampsOf(row),
+  };
+}
+
+/** The checks a schema cannot make: references and operation ids must exist in this organization. */
+async function checkReferences(tx: Tx, organizationId: string, body: z.output<typeof planBody>): Promise<void> {
+  const problems: FieldError[] = [];
+  const [service] = await tx
+    .select({ operations: services.operations })
+    .from(services)
+    .where(and(eq(services.organizationId, organizationId), eq(services.id, body.serviceId)));
+  if (!service)
+    problems.push({ field: "body.serviceId", message: `no service '${body.serviceId}' in this organization` });
+  const known = new Set(((service?.operations ?? []) as { operationId: string }[]).map((op) => op.operationId));
+  for (const field of ["includedOperations", "excludedOperations"] as const) {
+    const unknown = (body[field] ?? []).filter((id) => service && !known.has(id));
+    if (unknown.length > 0) {
+      problems.push({
+        field: `body.${field}`,
+        message: `unknown operationId(s) ${unknown.join(", ")}: the service has ${[...known].join(", ")}`,
+      });
+    }
+  }
+  const both = (body.includedOperations ?? []).filter((id) => body.excludedOperations?.includes(id));
+  if (both.length > 0)
+    problems.push({
+      field: "body.excludedOperations",
+      message: `${both.join(", ")} cannot be both included and excluded`,
+    });
+  const secretId = body.backendSecret?.secretId;
+  if (secretId) {
+    const [secret] = await tx
+      .select({ id: secrets.id })
+      .from(secrets)
+      .where(and(eq(secrets.organizationId, organizationId), eq(secrets.id, secretId)));
+    if (!secret)
+      problems.push({ field: "body.backendSecret.secretId", message: `no secret '${secretId}' in this organization` });
+  }
+  if (body.backendSecret?.elicit && !body.oauth) {
+    problems.push({
+      field: "body.backendSecret.elicit",
+      message: "elicited credentials need an OAuth-protected plan: set oauth",
+    });
+  }
+  if (problems.length > 0)
+    throw errors.unprocessable(
+      "INVALID_REFERENCE",
+      problems.map((p) => `${p.field}: ${p.message}`).join("; "),
+      problems,
+    );
+}
+
+function settingsOf(body: z.output<typeof planBody>): PlanSettings {
+  const { name: _name, serviceId: _serviceId, backendEndpoint: _endpoint, apiKey: _apiKey, ...settings } = body;
+  return settings;
+}
+
+export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { db } = context.database;
+  const owned = (orgId: string, id: string) =>
+    and(eq(configurationPlans.organizationId, orgId), eq(configurationPlans.id, id));
+
+  app.post(
+    "/configuration-plans",
+    { schema: { body: planBody, response: { 201: withKey } } },
+    async (request, reply) => {
+      const organizationId = request.principal.organizationId;
+      const apiKey = request.body.apiKey ? newSecretValue(TOKEN_PREFIX.apiKey) : undefined;
+      const row = await db.transaction(async (tx) => {
+        await checkReferences(tx, organizationId, request.body);
+        const [inserted] = await tx
+          .insert(configurationPlans)
+          .values({
+            organizationId,
+            name: request.body.name,
+            serviceId: request.body.serviceId,
+            backendEndpoint: request.body.backendEndpoint,
+            apiKeyHash: apiKey ? sha256(apiKey) : null,
+            settings: settingsOf(request.body),
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (!inserted) throw errors.alreadyExists("Configuration plan", request.body.name);
+        await recordChange(tx, organizationId, "ConfigurationPlan", inserted.id);
+        return inserted;
+      });
+      return reply.status(201).send({ ...view(row), ...(apiKey ? { apiKey } : {}) });
+    },
+  );
+
+  app.get("/configuration-plans", { schema: { response: { 200: listOf(planView) } } }, async (request) => {
+    const rows = await db
+      .select()
+      .from(configurationPlans)
+      .where(eq(configurationPlans.organizationId, request.principal.organizationId))
+      .orderBy(configurationPlans.createdAt);
+    return { items: rows.map(view) };
+  });
+
+  app.get(
+    "/configuration-plans/:id",
+    { schema: { params: uuidParams, response: { 200: planView } } },
+    async (request) => {
+      const rows = await db
+        .select()
+        .from(configurationPlans)
+        .where(owned(request.principal.organizationId, request.params.id));
+      return view(found(rows, "Configuration plan", request.params.id));
+    },
+  );
+
+  app.put(
+    "/configuration-plans/:id",
+    { schema: { params: uuidParams, body: planBody, response: { 200: withKey } } },
+    async (request) => {
+      const organizationId = request.principal.organizationId;
+      const { id } = request.params;
+      let apiKey: string | undefined;
+      const row = await db.transaction(async (tx) => {
+        const current = found(
+          await tx.select().from(configurationPlans).where(owned(organizationId, id)),
+          "Configuration plan",
+          id,
+        );
+        await checkReferences(tx, organizationId, request.body);
+        if (request.body.apiKey && !current.apiKeyHash) apiKey = newSecretValue(TOKEN_PREFIX.apiKey);
+        const apiKeyHash = request.body.apiKey ? (apiKey ? sha256(apiKey) : current.apiKeyHash) : null;
+        const [updated] = await tx
+          .update(configurationPlans)
+          .set({
+            name: request.body.name,
+            serviceId: request.body.serviceId,
+            backendEndpoint: request.body.backendEndpoint,
+            apiKeyHash,
+            settings: settingsOf(request.body),
+            updatedAt: new Date(),
+          })
+          .where(owned(organizationId, id))
+          .returning();
+        await recordChange(tx, organizationId, "ConfigurationPlan", id);
+        return found(updated ? [updated] : [], "Configuration plan", id);
+      });
+      return { ...view(row), ...(apiKey ? { apiKey } : {}) };
+    },
+  );
+
+  app.post(
+    "/configuration-plans/:id/renew-api-key",
+    { schema: { params: uuidParams, response: { 200: withKey } } },
+    async (request) => {
+      const organizationId = request.principal.organizationId;
+      const { id } = request.params;
+      const apiKey = newSecretValue(TOKEN_PREFIX.apiKey);
+      const row = await db.transaction(async (tx) => {
+        const current = found(
+          await tx.select().from(configurationPlans).where(owned(organizationId, id)),
+          "Configuration plan",
+          id,
+        );
+        if (!current.apiKeyHash) {
+          throw errors.conflict(
+            `Configuration plan '${id}' has no API key to renew: update it with apiKey: true first`,
+          );
+        }
+        // No overlap: the old key stops working as soon as gateways receive this change.
+        const [updated] = await tx
+          .update(configurationPlans)
+          .set({ apiKeyHash: sha256(apiKey), updatedAt: new Date() })
+          .where(owned(organizationId, id))
+          .returning();
+        await recordChange(tx, organizationId, "ConfigurationPlan", id);
+        return found(updated ? [updated] : [], "Configuration plan", id);
+      });
+      return { ...view(row), apiKey };
+    },
+  );
+
+  app.delete("/configuration-plans/:id", { schema: { params: uuidParams } }, async (request, reply) => {
+    const organizationId = request.principal.organizationId;
+    const { id } = request.params;
+    await db.transaction(async (tx) => {
+      found(
+        await tx.select({ id: configurationPlans.id }).from(configurationPlans).where(owned(organizationId, id)),
+        "Configuration plan",
+        id,
+      );
+      await recordChange(tx, organizationId, "ConfigurationPlan", id, { deleted: true });
+      await tx.delete(configurationPlans).where(owned(organizationId, id));
+    });
+    return reply.status(204).send();
+  });
+};

@@ -1,0 +1,153 @@
+/**
+ * The gateway registry. A gateway registers (id, FQDNs, labels) with an API token, advertises
+ * health every two minutes, and is stale after five without one; cleanup forgets gateways
+ * stale for as long again. A second live gateway may not take an id already in use.
+ */
+import { labelMap } from "@atrium/crds";
+import { and, eq, lt } from "drizzle-orm";
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppContext } from "../context.ts";
+import type { Db } from "../db/database.ts";
+import { gateways } from "../db/schema.ts";
+import { errors } from "../errors.ts";
+import { found, listOf } from "./records.ts";
+
+export const gatewayId = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, { message: "must be lowercase letters, digits, '-' or '.'" });
+/** A host name or IP address, optionally with a port: where clients reach the gateway. */
+export const fqdn = z
+  .string()
+  .max(260)
+  .regex(/^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*(:\d{1,5})?$/, {
+    message: "must be a lowercase host name such as gw1.example.com, optionally with :port",
+  });
+const instanceId = z.string().min(8).max(128).describe("Random per gateway process; kept across its restarts.");
+
+export const registration = z.object({
+  id: gatewayId,
+  instanceId,
+  fqdns: z.array(fqdn).min(1).max(32),
+  labels: labelMap.default({}),
+  version: z.string().max(64).optional(),
+});
+
+const gatewayView = z.object({
+  id: z.string(),
+  fqdns: z.array(z.string()),
+  labels: z.record(z.string(), z.string()),
+  version: z.string().nullable(),
+  health: z.enum(["UP", "STALE"]),
+  registeredAt: z.string(),
+  lastSeenAt: z.string(),
+});
+
+type GatewayRow = typeof gateways.$inferSelect;
+
+export function isLive(row: Pick<GatewayRow, "lastSeenAt">, staleSeconds: number, now = Date.now()): boolean {
+  return now - row.lastSeenAt.getTime() < staleSeconds * 1000;
+}
+
+/** Live gateways of an organization (for endpoints and streams). */
+export async function liveGateways(db: Db, organizationId: string, staleSeconds: number): Promise<GatewayRow[]> {
+  const rows = await db.select().from(gateways).where(eq(gateways.organizationId, organizationId));
+  return rows.filter((row) => isLive(row, staleSeconds));
+}
+
+export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { db } = context.database;
+  const { gatewayStaleSeconds, gatewayHealthIntervalSeconds } = context.config;
+  const owned = (orgId: string, id: string) => and(eq(gateways.organizationId, orgId), eq(gateways.id, id));
+
+  const cleanup = setInterval(
+    () => {
+      const cutoff = new Date(Date.now() - 2 * gatewayStaleSeconds * 1000);
+      db.delete(gateways)
+        .where(lt(gateways.lastSeenAt, cutoff))
+        .catch((error: Error) => app.log.warn({ err: error }, "gateway cleanup failed"));
+    },
+    Math.max(1000, Math.min(60_000, (gatewayStaleSeconds * 1000) / 2)),
+  );
+  cleanup.unref();
+  app.addHook("onClose", async () => clearInterval(cleanup));
+
+  app.post(
+    "/gateways/register",
+    {
+      schema: {
+        body: registration,
+        response: {
+          200: z.object({ id: z.string(), healthIntervalSeconds: z.number(), staleAfterSeconds: z.number() }),
+        },
+      },
+    },
+    async (request) => {
+      const organizationId = request.principal.organizationId;
+      const { id, instanceId, fqdns, labels, version } = request.body;
+      await db.transaction(async (tx) => {
+        const [current] = await tx.select().from(gateways).where(owned(organizationId, id)).for("update");
+        if (current && current.instanceId !== instanceId && isLive(current, gatewayStaleSeconds)) {
+          throw errors.conflict(
+            `Gateway id '${id}' is registered by another live gateway: give each gateway its own id, ` +
+              `or wait until the other is stale (${gatewayStaleSeconds} s without a health advertisement)`,
+          );
+        }
+        const now = new Date();
+        const values = { fqdns, labels, version: version ?? null, instanceId, registeredAt: now, lastSeenAt: now };
+        await tx
+          .insert(gateways)
+          .values({ organizationId, id, ...values })
+          .onConflictDoUpdate({ target: [gateways.organizationId, gateways.id], set: values });
+      });
+      return { id, healthIntervalSeconds: gatewayHealthIntervalSeconds, staleAfterSeconds: gatewayStaleSeconds };
+    },
+  );
+
+  app.post(
+    "/gateways/:id/health",
+    { schema: { params: z.object({ id: gatewayId }), body: z.object({ instanceId }) } },
+    async (request, reply) => {
+      const organizationId = request.principal.organizationId;
+      const rows = await db
+        .update(gateways)
+        .set({ lastSeenAt: new Date() })
+        .where(and(owned(organizationId, request.params.id), eq(gateways.instanceId, request.body.instanceId)))
+        .returning();
+      const [row] = rows;
+      // Unknown, taken over, or cleaned up: the gateway must register again.
+      if (!row) throw errors.notFound("Gateway registration", request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.delete(
+    "/gateways/:id",
+    { schema: { params: z.object({ id: gatewayId }), querystring: z.object({ instanceId: instanceId.optional() }) } },
+    async (request, reply) => {
+      const organizationId = request.principal.organizationId;
+      const condition = request.query.instanceId
+        ? and(owned(organizationId, request.params.id), eq(gateways.instanceId, request.query.instanceId))
+        : owned(organizationId, request.params.id);
+      found(await db.delete(gateways).where(condition).returning(), "Gateway", request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get("/gateways", { schema: { response: { 200: listOf(gatewayView) } } }, async (request) => {
+    const rows = await db.select().from(gateways).where(eq(gateways.organizationId, request.principal.organizationId));
+    return {
+      items: rows.map((row) => ({
+        id: row.id,
+        fqdns: row.fqdns,
+        labels: row.labels,
+        version: row.version,
+        health: isLive(row, gatewayStaleSeconds) ? ("UP" as const) : ("STALE" as const),
+        registeredAt: row.registeredAt.toISOString(),
+        lastSeenAt: row.lastSeenAt.toISOString(),
+      })),
+    };
+  });
+};

@@ -1,0 +1,198 @@
+/**
+ * Services: OpenAPI 2.0 / 3.0 / 3.1 documents imported from inline text, a URL, or an upload
+ * (POST /services/import with the document as the body), stored as normalized operations.
+ */
+import { openApiSource, serviceSpec } from "@atrium/crds";
+import { and, eq } from "drizzle-orm";
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppContext } from "../context.ts";
+import { services } from "../db/schema.ts";
+import { errors } from "../errors.ts";
+import { OpenApiImportError } from "../openapi/errors.ts";
+import { importOpenApi } from "../openapi/import.ts";
+import type { ImportedDocument } from "../openapi/operation.ts";
+import { recordChange } from "../stream/changes.ts";
+import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
+
+const serviceBody = serviceSpec.pick({ version: true, description: true }).extend({
+  name: recordName,
+  openapi: openApiSource,
+});
+const importQuery = serviceSpec.pick({ version: true, description: true }).extend({ name: recordName });
+
+const operationSummary = z.object({
+  operationId: z.string(),
+  method: z.string(),
+  path: z.string(),
+  summary: z.string().optional(),
+});
+const serviceView = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  description: z.string().optional(),
+  title: z.string(),
+  openapiVersion: z.string(),
+  servers: z.array(z.string()),
+  operationCount: z.number(),
+  ...timestamps,
+});
+const serviceDetail = serviceView.extend({ operations: z.array(operationSummary) });
+
+type ServiceRow = typeof services.$inferSelect;
+type StoredDocument = Omit<ImportedDocument, "operations">;
+function view(row: ServiceRow): z.output<typeof serviceView> {
+  const document = row.document as StoredDocument;
+  return {
+    id: row.id,
+    name: row.name,
+    version: row.version,
+    ...(row.description ? { description: row.description } : {}),
+    title: document.title,
+    openapiVersion: document.openapiVersion,
+    servers: document.servers,
+    operationCount: (row.operations as unknown[]).length,
+    ...timestampsOf(row),
+  };
+}
+
+/** Imports, turning the importer's coded errors into 422 problems that keep its message and location. */
+async function imported(source: { text: string } | { url: string }, field: string): Promise<ImportedDocument> {
+  try {
+    return await importOpenApi(source);
+  } catch (error) {
+    if (error instanceof OpenApiImportError)
+      throw errors.invalidOpenApi(error.code, error.message, field, error.location);
+    throw error;
+  }
+}
+
+function sourceOf(openapi: z.output<typeof openApiSource>): [{ text: string } | { url: string }, string] {
+  if (openapi.inline !== undefined) return [{ text: openapi.inline }, "body.openapi.inline"];
+  if (openapi.url !== undefined) return [{ url: openapi.url }, "body.openapi.url"];
+  throw errors.invalidField(
+    "body.openapi.configMapRef",
+    "a ConfigMap is read by the operator: send the document inline",
+  );
+}
+
+export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { db } = context.database;
+  const owned = (orgId: string, id: string) => and(eq(services.organizationId, orgId), eq(services.id, id));
+
+  // Uploads: the document itself is the body, in whatever type it was saved as.
+  for (const type of [
+    "application/yaml",
+    "application/x-yaml",
+    "text/yaml",
+    "text/plain",
+    "application/octet-stream",
+  ]) {
+    app.addContentTypeParser(type, { parseAs: "string" }, (_request, body, done) => done(null, body));
+  }
+
+  async function save(
+    organizationId: string,
+    fields: { name: string; version: string; description?: string | undefined },
+    document: ImportedDocument,
+    id?: string,
+  ) {
+    const { operations, ...rest } = document;
+    return db.transaction(async (tx) => {
+      const values = {
+        name: fields.name,
+        version: fields.version,
+        description: fields.description ?? null,
+        document: rest,
+        operations,
+      };
+      const [row] = id
+        ? await tx
+            .update(services)
+            .set({ ...values, updatedAt: new Date() })
+            .where(owned(organizationId, id))
+            .returning()
+        : await tx
+            .insert(services)
+            .values({ organizationId, ...values })
+            .onConflictDoNothing()
+            .returning();
+      if (!row)
+        throw id ? errors.notFound("Service", id) : errors.alreadyExists("Service", `${fields.name}@${fields.version}`);
+      await recordChange(tx, organizationId, "Service", row.id);
+      return row;
+    });
+  }
+
+  app.post("/services", { schema: { body: serviceBody, response: { 201: serviceView } } }, async (request, reply) => {
+    const document = await imported(...sourceOf(request.body.openapi));
+    return reply.status(201).send(view(await save(request.principal.organizationId, request.body, document)));
+  });
+
+  app.post(
+    "/services/import",
+    { schema: { querystring: importQuery, body: z.unknown(), response: { 201: serviceView } } },
+    async (request, reply) => {
+      const text = typeof request.body === "string" ? request.body : JSON.stringify(request.body ?? "");
+      if (!text.trim())
+        throw errors.invalidField("body", "send the OpenAPI document (JSON or YAML) as the request body");
+      const document = await imported({ text }, "body");
+      return reply.status(201).send(view(await save(request.principal.organizationId, request.query, document)));
+    },
+  );
+
+  app.put(
+    "/services/:id",
+    { schema: { params: uuidParams, body: serviceBody, response: { 200: serviceView } } },
+    async (request) => {
+      const organizationId = request.principal.organizationId;
+      found(
+        await db.select({ id: services.id }).from(services).where(owned(organizationId, request.params.id)),
+        "Service",
+        request.params.id,
+      );
+      const document = await imported(...sourceOf(request.body.openapi));
+      return view(await save(organizationId, request.body, document, request.params.id));
+    },
+  );
+
+  app.get("/services", { schema: { response: { 200: listOf(serviceView) } } }, async (request) => {
+    const rows = await db
+      .select()
+      .from(services)
+      .where(eq(services.organizationId, request.principal.organizationId))
+      .orderBy(services.createdAt);
+    return { items: rows.map(view) };
+  });
+
+  app.get("/services/:id", { schema: { params: uuidParams, response: { 200: serviceDetail } } }, async (request) => {
+    const row = found(
+      await db.select().from(services).where(owned(request.principal.organizationId, request.params.id)),
+      "Service",
+      request.params.id,
+    );
+    const operations = (row.operations as ImportedDocument["operations"]).map(
+      ({ operationId, method, path, summary }) => ({
+        operationId,
+        method,
+        path,
+        ...(summary ? { summary } : {}),
+      }),
+    );
+    return { ...view(row), operations };
+  });
+
+  app.delete("/services/:id", { schema: { params: uuidParams } }, async (request, reply) => {
+    const organizationId = request.principal.organizationId;
+    const { id } = request.params;
+    await db.transaction(async (tx) => {
+      found(await tx.select({ id: services.id }).from(services).where(owned(organizationId, id)), "Service", id);
+      await recordChange(tx, organizationId, "Service", id, { deleted: true });
+      await tx.delete(services).where(owned(organizationId, id));
+    });
+    return reply.status(204).send();
+  });
+};

@@ -1,0 +1,150 @@
+/**
+ * The change stream: a snapshot of exactly the Expositions selecting the gateway, deltas after
+ * each change, resumption from a revision, and — with two replicas on one PostgreSQL — a change
+ * written through one replica reaching a stream held on the other.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ApiClient,
+  createTestDatabase,
+  openChangeStream,
+  sampleOpenApi,
+  startTestControlPlane,
+  type TestControlPlane,
+  type TestDatabase,
+} from "../testing.ts";
+
+const petstore = sampleOpenApi();
+
+let database: TestDatabase;
+let replica1: TestControlPlane;
+let replica2: TestControlPlane;
+let token: string;
+const gateway = { id: "gw-eu", instanceId: "stream-test-instance" };
+const ids: Record<string, string | number> = {};
+
+/** A plan on the petstore service, exposed on a group; returns the exposition id. */
+async function expose(admin: ApiClient, name: string, groupId: number): Promise<string> {
+  const plan = await admin.call("POST", "/api/v1/configuration-plans", {
+    name: `${name}-plan`,
+    serviceId: ids.service,
+    backendEndpoint: "https://petstore.example.com",
+    apiKey: true,
+  });
+  const expo = await admin.call("POST", "/api/v1/expositions", {
+    name,
+    configurationPlanId: plan.body.id,
+    gatewayGroupId: groupId,
+  });
+  expect(expo.status).toBe(201);
+  return expo.body.id;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  replica1 = await startTestControlPlane("postgres", { databaseUrl: database.url });
+  replica2 = await startTestControlPlane("postgres", { databaseUrl: database.url });
+  const admin = replica1.admin;
+  ids.service = (
+    await admin.call("POST", "/api/v1/services", { name: "petstore", version: "1", openapi: { inline: petstore } })
+  ).body.id;
+  ids.eu = (await admin.call("POST", "/api/v1/gateway-groups", { name: "eu", labels: { region: "eu" } })).body.id;
+  ids.us = (await admin.call("POST", "/api/v1/gateway-groups", { name: "us", labels: { region: "us" } })).body.id;
+  ids.euExpo = await expose(admin, "eu-pets", Number(ids.eu));
+  ids.usExpo = await expose(admin, "us-pets", Number(ids.us));
+  token = (await admin.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).body.token;
+  const registered = await replica2.api.withToken(token).call("POST", "/api/v1/gateways/register", {
+    ...gateway,
+    fqdns: ["gw-eu.example.com"],
+    labels: { region: "eu" },
+  });
+  expect(registered.status).toBe(200);
+});
+
+afterAll(async () => {
+  await replica1?.close();
+  await replica2?.close();
+  await database?.drop();
+});
+
+describe("change stream", () => {
+  it("refuses a gateway that is not registered, or another instance of it", async () => {
+    const unknown = await openChangeStream(replica2.url, token, { id: "gw-nobody", instanceId: "instance-x-1" });
+    expect(unknown.status).toBe(404);
+    const impostor = await openChangeStream(replica2.url, token, { id: gateway.id, instanceId: "other-instance" });
+    expect(impostor.status).toBe(404);
+  });
+
+  it("opens with a snapshot of exactly the matching expositions, compiled", async () => {
+    const stream = await openChangeStream(replica2.url, token, gateway);
+    try {
+      const snapshot = await stream.next("snapshot");
+      expect(snapshot.expositions.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
+      const [expo] = snapshot.expositions;
+      expect(expo.organization.name).toBe("default");
+      expect(expo.plan.apiKeyHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(expo.service.operations.map((op: { operationId: string }) => op.operationId)).toContain("getPet");
+      ids.snapshotRevision = snapshot.revision;
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("delivers a change made through replica 1 to a stream held on replica 2", async () => {
+    const stream = await openChangeStream(replica2.url, token, gateway);
+    try {
+      await stream.next("snapshot");
+      const started = Date.now();
+      const renewed = await replica1.admin.call("GET", "/api/v1/configuration-plans");
+      const planId = renewed.body.items.find((p: { name: string }) => p.name === "eu-pets-plan").id;
+      await replica1.admin.call("POST", `/api/v1/configuration-plans/${planId}/renew-api-key`);
+      const change = await stream.next("changes");
+      expect(change.upserts.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
+      expect(change.deletes).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(2000);
+
+      // A change to another region's exposition is not this gateway's business.
+      const usPlan = renewed.body.items.find((p: { name: string }) => p.name === "us-pets-plan").id;
+      await replica1.admin.call("POST", `/api/v1/configuration-plans/${usPlan}/renew-api-key`);
+      // Moving the us exposition's group to eu makes it appear; deleting it removes it.
+      await replica1.admin.call("PUT", `/api/v1/gateway-groups/${ids.us}`, { name: "us", labels: { region: "eu" } });
+      const appeared = await stream.next("changes");
+      expect(appeared.upserts.map((e: { id: string }) => e.id)).toEqual([ids.usExpo]);
+      await replica1.admin.call("DELETE", `/api/v1/expositions/${ids.usExpo}`);
+      const removed = await stream.next("changes");
+      expect(removed.deletes).toEqual([ids.usExpo]);
+      ids.lastRevision = removed.revision;
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("resumes from a revision with only what changed since", async () => {
+    const from = Number(ids.snapshotRevision);
+    const stream = await openChangeStream(replica1.url, token, gateway, from);
+    try {
+      const change = await stream.next("changes");
+      expect(change.revision).toBe(ids.lastRevision);
+      expect(change.upserts.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
+      expect(change.deletes).toContain(ids.usExpo);
+    } finally {
+      stream.close();
+    }
+    const upToDate = await openChangeStream(replica1.url, token, gateway, Number(ids.lastRevision));
+    try {
+      expect((await upToDate.next("resumed")).revision).toBe(ids.lastRevision);
+    } finally {
+      upToDate.close();
+    }
+  });
+
+  it("sends a fresh snapshot when the revision is no longer available", async () => {
+    const stream = await openChangeStream(replica1.url, token, gateway, Number(ids.lastRevision) + 1000);
+    try {
+      const snapshot = await stream.next("snapshot");
+      expect(snapshot.expositions.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
+    } finally {
+      stream.close();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Records a change in the outbox, in the writer's transaction: the row's revision orders it,
+ * its exposition ids say which compiled Expositions to rebuild, and a NOTIFY wakes the change
+ * hubs of every replica once the transaction commits.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/database.ts";
+import { changes, configurationPlans, expositions, serviceArtifacts } from "../db/schema.ts";
+
+export const CHANGES_CHANNEL = "atrium_changes";
+const CHANGES_LOCK_KEY = 0x61747263; // "atrc"
+
+export type ChangeKind =
+  | "Service"
+  | "ConfigurationPlan"
+  | "GatewayGroup"
+  | "Exposition"
+  | "Secret"
+  | "CustomTools"
+  | "Resources"
+  | "Prompts";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Reader = Db | Tx;
+
+/** Call before deleting a record: what it affects is found through it. */
+export async function recordChange(
+  tx: Tx,
+  organizationId: string,
+  kind: ChangeKind,
+  recordId: string,
+  options: { deleted?: boolean } = {},
+): Promise<void> {
+  // Writers of changes take turns until commit, so revisions become visible in order and a
+  // hub reading "revision > last seen" can never skip one that commits late.
+  await tx.execute(sql`select pg_advisory_xact_lock(${CHANGES_LOCK_KEY})`);
+  const expositionIds = await affectedExpositions(tx, organizationId, kind, recordId);
+  await tx.insert(changes).values({ organizationId, kind, recordId, deleted: options.deleted ?? false, expositionIds });
+  await tx.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${organizationId})`);
+}
+
+async function affectedExpositions(
+  db: Reader,
+  organizationId: string,
+  kind: ChangeKind,
+  id: string,
+): Promise<string[]> {
+  const inOrg = eq(expositions.organizationId, organizationId);
+  const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+  switch (kind) {
+    case "Exposition":
+      return [id];
+    case "ConfigurationPlan":
+      return ids(
+        await db
+          .select({ id: expositions.id })
+          .from(expositions)
+          .where(and(inOrg, eq(expositions.configurationPlanId, id))),
+      );
+    case "GatewayGroup":
+      return ids(
+        await db
+          .select({ id: expositions.id })
+          .from(expositions)
+          .where(and(inOrg, eq(expositions.gatewayGroupId, Number(id)))),
+      );
+    case "Service":
+      return expositionsOfService(db, organizationId, id);
+    case "Secret":
+      return ids(
+        await db
+          .select({ id: expositions.id })
+          .from(expositions)
+          .innerJoin(configurationPlans, eq(configurationPlans.id, expositions.configurationPlanId))
+          .where(and(inOrg, sql`${configurationPlans.settings} -> 'backendSecret' ->> 'secretId' = ${id}`)),
+      );
+    case "CustomTools":
+    case "Resources":
+    case "Prompts": {
+      const [artifact] = await db
+        .select({ serviceId: serviceArtifacts.serviceId })
+        .from(serviceArtifacts)
+        .where(eq(serviceArtifacts.id, id));
+      return artifact ? expositionsOfService(db, organizationId, artifact.serviceId) : [];
+    }
+  }
+}
+
+async function expositionsOfService(db: Reader, organizationId: string, serviceId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: expositions.id })
+    .from(expositions)
+    .innerJoin(configurationPlans, eq(configurationPlans.id, expositions.configurationPlanId))
+    .where(and(eq(expositions.organizationId, organizationId), eq(configurationPlans.serviceId, serviceId)));
+  return rows.map((row) => row.id);
+}
+
+export type { Tx };

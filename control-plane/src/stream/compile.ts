@@ -1,0 +1,118 @@
+/**
+ * Compiles Expositions from the records they are made of, in one round of queries for any
+ * number of them: the snapshot and every delta use the same compiler.
+ */
+import type { GatewayGroupSelector } from "@atrium/crds";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../db/database.ts";
+import {
+  configurationPlans,
+  expositions,
+  gatewayGroups,
+  organizations,
+  secrets,
+  serviceArtifacts,
+  services,
+} from "../db/schema.ts";
+import type { NormalizedOperation } from "../openapi/operation.ts";
+import type { PlanSettings } from "../routes/configuration-plans.ts";
+import { secretContext } from "../routes/secrets.ts";
+import type { SecretCipher } from "../secrets/cipher.ts";
+import type { CompiledExposition } from "./contract.ts";
+
+export interface CompiledEntry {
+  exposition: CompiledExposition;
+  selector: GatewayGroupSelector;
+  /** Stable JSON of the exposition: streams send an upsert only when it changed. */
+  json: string;
+}
+
+/** The Expositions of an organization (all, or those with the given ids that still exist). */
+export async function compileExpositions(
+  db: Db,
+  cipher: SecretCipher,
+  organizationId: string,
+  ids?: string[],
+): Promise<Map<string, CompiledEntry>> {
+  const compiled = new Map<string, CompiledEntry>();
+  if (ids?.length === 0) return compiled;
+  const rows = await db
+    .select({
+      exposition: expositions,
+      plan: configurationPlans,
+      service: services,
+      group: gatewayGroups,
+      org: organizations,
+    })
+    .from(expositions)
+    .innerJoin(configurationPlans, eq(configurationPlans.id, expositions.configurationPlanId))
+    .innerJoin(services, eq(services.id, configurationPlans.serviceId))
+    .innerJoin(gatewayGroups, eq(gatewayGroups.id, expositions.gatewayGroupId))
+    .innerJoin(organizations, eq(organizations.id, expositions.organizationId))
+    .where(and(eq(expositions.organizationId, organizationId), ids ? inArray(expositions.id, ids) : undefined));
+  if (rows.length === 0) return compiled;
+
+  const serviceIds = [...new Set(rows.map((row) => row.service.id))];
+  const artifacts = await db.select().from(serviceArtifacts).where(inArray(serviceArtifacts.serviceId, serviceIds));
+  const secretIds = rows.flatMap((row) => (row.plan.settings as PlanSettings).backendSecret?.secretId ?? []);
+  const secretRows = secretIds.length ? await db.select().from(secrets).where(inArray(secrets.id, secretIds)) : [];
+  const secretValues = new Map(secretRows.map((s) => [s.id, cipher.decrypt(s.encryptedValue, secretContext(s.id))]));
+
+  for (const { exposition, plan, service, group, org } of rows) {
+    const settings = plan.settings as PlanSettings;
+    const ofService = (kind: string) =>
+      artifacts
+        .filter((a) => a.serviceId === service.id && a.kind === kind)
+        .map((a) => a.spec as Record<string, unknown[]>);
+    const included = settings.includedOperations ? new Set(settings.includedOperations) : undefined;
+    const excluded = new Set(settings.excludedOperations ?? []);
+    const operations = (service.operations as NormalizedOperation[]).filter(
+      (op) => (!included || included.has(op.operationId)) && !excluded.has(op.operationId),
+    );
+    const { backendSecret, ...planRest } = settings;
+    const compiledExposition: CompiledExposition = {
+      id: exposition.id,
+      name: exposition.name,
+      organization: { id: org.id, name: org.name },
+      gatewayGroupId: group.id,
+      plan: {
+        ...planRest,
+        id: plan.id,
+        name: plan.name,
+        backendEndpoint: plan.backendEndpoint,
+        apiKeyHash: plan.apiKeyHash,
+        ...(backendSecret ? { backendSecret: resolveBackendSecret(backendSecret, secretValues) } : {}),
+      },
+      service: { id: service.id, name: service.name, version: service.version, operations },
+      customTools: ofService("CustomTools").flatMap((spec) => spec.tools ?? []) as CompiledExposition["customTools"],
+      resources: ofService("Resources").flatMap((spec) => spec.resources ?? []) as CompiledExposition["resources"],
+      resourceTemplates: ofService("Resources").flatMap(
+        (spec) => spec.resourceTemplates ?? [],
+      ) as CompiledExposition["resourceTemplates"],
+      prompts: ofService("Prompts").flatMap((spec) => spec.prompts ?? []) as CompiledExposition["prompts"],
+    };
+    compiled.set(exposition.id, {
+      exposition: compiledExposition,
+      selector: {
+        labels: group.labels,
+        matchExpressions: group.matchExpressions as GatewayGroupSelector["matchExpressions"],
+      },
+      json: JSON.stringify(compiledExposition),
+    });
+  }
+  return compiled;
+}
+
+function resolveBackendSecret(
+  secret: NonNullable<PlanSettings["backendSecret"]>,
+  values: Map<string, string>,
+): NonNullable<CompiledExposition["plan"]["backendSecret"]> {
+  const placement = {
+    in: secret.in,
+    name: secret.name,
+    ...(secret.prefix !== undefined ? { prefix: secret.prefix } : {}),
+  };
+  if (secret.secretId) return { source: "value", value: values.get(secret.secretId) ?? "", ...placement };
+  if (secret.env) return { source: "env", variable: secret.env.slice("${env:".length, -1), ...placement };
+  return { source: "elicit", description: secret.elicit?.description ?? "", ...placement };
+}

@@ -1,0 +1,137 @@
+/**
+ * Child processes of a test environment: spawn with captured output, graceful stop (SIGTERM, then
+ * SIGKILL), and two safety nets so no etcd or kube-apiserver outlives the test process: a
+ * synchronous 'exit' hook, and a watchdog shell for deaths by signal, when Node runs no hooks.
+ */
+import { spawn } from "node:child_process";
+import type { Socket } from "node:net";
+import { createInterface } from "node:readline";
+
+/** A spawned binary whose stderr is kept for error messages. */
+export interface ManagedProcess {
+  readonly name: string;
+  /** Undefined when the binary could not be started. */
+  readonly pid: number | undefined;
+  /** Resolves once the process is gone, with e.g. "exit code 1" or "signal SIGKILL". */
+  readonly exited: Promise<string>;
+  /** The exit description once the process is gone, else undefined. */
+  exitStatus(): string | undefined;
+  /** The last `count` lines written to stderr. */
+  stderrTail(count: number): string[];
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
+  stop(graceMs: number): Promise<void>;
+  /** SIGKILL without waiting: for the synchronous 'exit' hook. */
+  killNow(): void;
+}
+
+const STDERR_LINES_KEPT = 200;
+
+/** Spawns `command`; every output line goes to `log` prefixed with `[name]`. */
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  log: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): ManagedProcess {
+  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const stderrLines: string[] = [];
+  let status: string | undefined;
+  const exited = new Promise<string>((resolve) => {
+    // 'close' rather than 'exit': it waits for stdio to drain, so the stderr tail is complete.
+    child.once("close", (code, signal) => {
+      status ??= signal ? `signal ${signal}` : `exit code ${code}`;
+      resolve(status);
+    });
+    child.once("error", (error) => {
+      status ??= `failed to start: ${error.message}`;
+      resolve(status);
+    });
+  });
+  createInterface({ input: child.stdout }).on("line", (line) => log(`[${name}] ${line}`));
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    stderrLines.push(line);
+    if (stderrLines.length > STDERR_LINES_KEPT) stderrLines.shift();
+    log(`[${name}] ${line}`);
+  });
+  return {
+    name,
+    pid: child.pid,
+    exited,
+    exitStatus: () => status,
+    stderrTail: (count) => stderrLines.slice(-count),
+    async stop(graceMs) {
+      if (status !== undefined) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+    killNow() {
+      if (status === undefined) child.kill("SIGKILL");
+    },
+  };
+}
+
+const exitCleanups = new Set<() => void>();
+
+/** Runs `cleanup` (synchronous only) if the test process exits; returns the unregister function. */
+export function onProcessExit(cleanup: () => void): () => void {
+  if (exitCleanups.size === 0) process.on("exit", runExitCleanups);
+  exitCleanups.add(cleanup);
+  return () => {
+    exitCleanups.delete(cleanup);
+    if (exitCleanups.size === 0) process.off("exit", runExitCleanups);
+  };
+}
+
+function runExitCleanups(): void {
+  for (const cleanup of exitCleanups) {
+    try {
+      cleanup();
+    } catch {
+      // Best effort: one failing cleanup must not keep the others from running.
+    }
+  }
+}
+
+/** Kills the tracked processes and removes a folder when the test process dies, however it dies. */
+export interface Watchdog {
+  track(pid: number): void;
+  /** Normal shutdown: the watchdog goes away without killing anything. */
+  dispose(): void;
+}
+
+// Reads one pid a line until its stdin closes. Only the test process holds the pipe's write end
+// (Node opens it close-on-exec), so EOF means that process is gone: even SIGKILL is noticed.
+const WATCHDOG_SCRIPT = `pids=
+while read -r pid; do pids="$pids $pid"; done
+kill -KILL $pids 2>/dev/null
+sleep 1
+rm -rf -- "$1"`;
+
+export function startWatchdog(dir: string): Watchdog {
+  // detached: its own session, so the Ctrl-C that kills the test process group spares it.
+  const child = spawn("sh", ["-c", WATCHDOG_SCRIPT, "kube-testenv-watchdog", dir], {
+    stdio: ["pipe", "ignore", "ignore"],
+    detached: true,
+  });
+  // Neither the watchdog nor its pipe may keep the test process's event loop alive.
+  child.unref();
+  (child.stdin as Socket).unref();
+  child.on("error", () => {}); // a missing `sh` only loses the safety net
+  child.stdin.on("error", () => {});
+  let disposed = false;
+  return {
+    track(pid) {
+      if (!disposed) child.stdin.write(`${pid}\n`);
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      // Kill before closing stdin: EOF alone would make it kill pids that may since be reused.
+      child.kill("SIGKILL");
+      child.stdin.destroy();
+    },
+  };
+}
