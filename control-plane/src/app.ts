@@ -22,6 +22,7 @@ export const VERSION: string = JSON.parse(
 export interface ControlPlane {
   app: FastifyInstance;
   database: Database;
+  hub: ChangeHub;
   bootstrap: BootstrapResult;
   /** http://host:port it listens on. */
   url: string;
@@ -56,6 +57,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Con
     return {
       app,
       database,
+      hub,
       bootstrap,
       url: address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1"),
       close: async () => {

@@ -23,6 +23,7 @@ import { infoRoutes } from "./routes/info.ts";
 import { loginRoutes } from "./routes/login.ts";
 import { organizationRoutes } from "./routes/organizations.ts";
 import { secretRoutes } from "./routes/secrets.ts";
+import { serviceArtifactRoutes } from "./routes/service-artifacts.ts";
 import { serviceRoutes } from "./routes/services.ts";
 import { streamRoutes } from "./routes/stream.ts";
 
@@ -81,6 +82,7 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
       await api.register(apiTokenRoutes, { context });
       await api.register(secretRoutes, { context });
       await api.register(serviceRoutes, { context });
+      await api.register(serviceArtifactRoutes, { context });
       await api.register(gatewayGroupRoutes, { context });
       await api.register(configurationPlanRoutes, { context });
       await api.register(expositionRoutes, { context });

@@ -34,10 +34,7 @@ export async function validationFailureError(
     const frame = parseCodeFrame(message);
     let location: SourceLocation | undefined;
     if (frame) {
-      if (!lines) {
-        const validated = await context.validatedDocument();
-        lines = { text: JSON.stringify(validated, null, 2).split("\n"), pointers: prettyJsonLinePointers(validated) };
-      }
+      lines ??= await frameLines(context);
       const pointer = lines.pointers[frame.line - 1];
       // Only trust the mapping when our serialization shows the very line the parser framed.
       if (pointer !== undefined && lines.text[frame.line - 1] === frame.code) location = context.locate(pointer);
@@ -56,6 +53,16 @@ export async function validationFailureError(
   }
   if (failure.additionalErrors > 0) details.push(`and ${failure.additionalErrors} more errors`);
   return invalidDocument(details, firstLocation);
+}
+
+/** The lines the parser's code frames number, with the pointer each line starts; none if unavailable. */
+async function frameLines(context: FailureContext): Promise<{ text: string[]; pointers: string[] }> {
+  try {
+    const validated = await context.validatedDocument();
+    return { text: JSON.stringify(validated, null, 2).split("\n"), pointers: prettyJsonLinePointers(validated) };
+  } catch {
+    return { text: [], pointers: [] }; // the message is still worth reporting without a location
+  }
 }
 
 type CodeFrame = { headline: string; line: number; code: string; annotation: string | undefined };

@@ -175,6 +175,51 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
     ]);
   });
 
+  it("attaches custom tools, resources and prompts to a service", async () => {
+    const tools = await admin.call("POST", "/api/v1/custom-tools", {
+      name: "extra-tools",
+      serviceId: ids.service,
+      tools: [
+        { name: "mark_sold", description: "Marks a pet sold", request: { method: "PATCH", path: "/pets/{{petId}}" } },
+      ],
+    });
+    expect(tools.status).toBe(201);
+    ids.tools = tools.body.id;
+    const resources = await admin.call("POST", "/api/v1/resources", {
+      name: "docs",
+      serviceId: ids.service,
+      resources: [{ uri: "docs://policy", name: "policy", text: "Adults only." }],
+    });
+    expect(resources.status).toBe(201);
+    const prompts = await admin.call("POST", "/api/v1/prompts", {
+      name: "prompts",
+      serviceId: ids.service,
+      prompts: [{ name: "hello", messages: [{ role: "user", text: "Hello {{name}}" }] }],
+    });
+    expect(prompts.status).toBe(201);
+    ids.prompts = prompts.body.id;
+    expect((await admin.call("GET", "/api/v1/prompts")).body.items.map((p: { name: string }) => p.name)).toEqual([
+      "prompts",
+    ]);
+
+    const duplicate = await admin.call("POST", "/api/v1/custom-tools", {
+      name: "dupes",
+      serviceId: ids.service,
+      tools: [
+        { name: "a", description: "x", request: { method: "GET", path: "/a" } },
+        { name: "a", description: "y", request: { method: "GET", path: "/b" } },
+      ],
+    });
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body.errors[0].field).toBe("body.tools.1");
+    const noService = await admin.call("POST", "/api/v1/resources", {
+      name: "orphan",
+      serviceId: "00000000-0000-4000-8000-000000000000",
+      resources: [],
+    });
+    expect(noService.status).toBe(422);
+  });
+
   it("refuses deleting what is still in use, and keeps the record", async () => {
     const refused = await admin.call("DELETE", `/api/v1/configuration-plans/${ids.plan}`);
     expect(refused.status).toBe(409);
@@ -202,6 +247,8 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
       `/api/v1/configuration-plans/${ids.plan}`,
       `/api/v1/gateway-groups/${ids.group}`,
       `/api/v1/expositions/${ids.exposition}`,
+      `/api/v1/custom-tools/${ids.tools}`,
+      `/api/v1/prompts/${ids.prompts}`,
     ];
     for (const path of paths) {
       expect((await other.call("GET", path)).status, path).toBe(404);
@@ -222,6 +269,9 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
       "/api/v1/expositions",
       "/api/v1/gateways",
       "/api/v1/secrets",
+      "/api/v1/custom-tools",
+      "/api/v1/resources",
+      "/api/v1/prompts",
     ]) {
       expect((await other.call("GET", list)).body.items, list).toEqual([]);
     }
