@@ -4,6 +4,7 @@
  * written through one replica reaching a stream held on the other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sha256 } from "../auth/tokens.ts";
 import {
   type ApiClient,
   createTestDatabase,
@@ -93,14 +94,17 @@ describe("change stream", () => {
   it("delivers a change made through replica 1 to a stream held on replica 2", async () => {
     const stream = await openChangeStream(replica2.url, token, gateway);
     try {
-      await stream.next("snapshot");
+      const oldHash = (await stream.next("snapshot")).expositions[0].plan.apiKeyHash;
       const started = Date.now();
       const renewed = await replica1.admin.call("GET", "/api/v1/configuration-plans");
       const planId = renewed.body.items.find((p: { name: string }) => p.name === "eu-pets-plan").id;
-      await replica1.admin.call("POST", `/api/v1/configuration-plans/${planId}/renew-api-key`);
+      const renewal = await replica1.admin.call("POST", `/api/v1/configuration-plans/${planId}/renew-api-key`);
       const change = await stream.next("changes");
       expect(change.upserts.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
       expect(change.deletes).toEqual([]);
+      // Gateways now hold only the new key's hash: the old key stops working without overlap.
+      expect(change.upserts[0].plan.apiKeyHash).toBe(sha256(renewal.body.apiKey));
+      expect(change.upserts[0].plan.apiKeyHash).not.toBe(oldHash);
       expect(Date.now() - started).toBeLessThan(2000);
 
       // A change to another region's exposition is not this gateway's business.
