@@ -17,13 +17,13 @@ import { duplicateOperationId } from "./errors.ts";
 import { childPointer } from "./json-pointer.ts";
 import type { SchemaConverter, SchemaDialect } from "./json-schema.ts";
 import type { Locate } from "./locate.ts";
-import type {
-  HttpMethod,
-  ImportedDocument,
-  NormalizedOperation,
-  NormalizedParameter,
-  NormalizedRequestBody,
-  NormalizedResponse,
+import {
+  type HttpMethod,
+  type ImportedDocument,
+  type NormalizedOperation,
+  type NormalizedParameter,
+  type NormalizedRequestBody,
+  type NormalizedResponse,
   ParameterLocation,
   ParameterStyle,
 } from "./operation.ts";
@@ -47,16 +47,9 @@ type RawObject = Record<string, unknown>;
 
 /** The fixed order of the OpenAPI path item fields. */
 const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
-const parameterLocations = new Set<string>(["path", "query", "header", "cookie"]);
-const parameterStyles = new Set<string>([
-  "matrix",
-  "label",
-  "form",
-  "simple",
-  "spaceDelimited",
-  "pipeDelimited",
-  "deepObject",
-]);
+// The sets come from the schemas, so the normalizer and the stored shape cannot drift apart.
+const parameterLocations = new Set<string>(ParameterLocation.options);
+const parameterStyles = new Set<string>(ParameterStyle.options);
 /** The Swagger 2.0 parameter fields that are JSON Schema keywords. */
 const swaggerSchemaFields = [
   "type",

@@ -56,3 +56,6 @@ export const changesEvent = z.object({
   upserts: z.array(compiledExposition),
   deletes: z.array(z.string()),
 });
+
+/** What a gateway sends to register (id, FQDNs, labels): gateways validate their own configuration with it. */
+export { registration as gatewayRegistration } from "../routes/gateways.ts";
