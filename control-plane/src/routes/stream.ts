@@ -25,6 +25,12 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
 ) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = context.database;
+  // Streams never finish on their own: end them when the server closes, so shutdown does not
+  // wait for them and gateways reconnect (to another replica, or to this one once back).
+  const open = new Set<import("node:http").ServerResponse>();
+  app.addHook("preClose", async () => {
+    for (const response of open) response.end();
+  });
 
   app.get(
     "/gateways/:id/stream",
@@ -95,7 +101,9 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
       };
       const unsubscribe = hub.subscribe(organizationId, enqueue);
       const heartbeat = setInterval(() => raw.write(": heartbeat\n\n"), HEARTBEAT_MS);
+      open.add(raw);
       raw.on("close", () => {
+        open.delete(raw);
         unsubscribe();
         clearInterval(heartbeat);
       });

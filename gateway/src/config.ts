@@ -1,0 +1,107 @@
+/**
+ * Gateway configuration from the environment (ATRIUM_*). The identity it registers with (id,
+ * FQDNs, labels) is validated with the control plane's own registration schema, so a typo
+ * stops the gateway at start-up with the field named instead of failing at registration.
+ */
+import { readFileSync } from "node:fs";
+import { homedir, hostname } from "node:os";
+import { join } from "node:path";
+import { gatewayRegistration } from "@atrium/control-plane/stream";
+
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  controlPlaneUrl: string;
+  /** API token of the organization whose Expositions this gateway serves. */
+  controlPlaneToken: string;
+  id: string;
+  fqdns: string[];
+  labels: Record<string, string>;
+  /** Holds the last configuration (and the instance id) across restarts; contains backend secrets (0600). */
+  cacheDir: string;
+  /** Signs legacy (2025) session ids; replicas of a group share it so any of them serves a session. */
+  sessionKey: Buffer | undefined;
+  bodyLimitBytes: number;
+  maxResultBytes: number;
+  logLevel: string;
+  /**
+   * Host names MCP requests may name in Host and Origin (DNS-rebinding protection): the FQDNs,
+   * localhost, and ATRIUM_GATEWAY_ALLOWED_HOSTS; undefined when that variable is `*`.
+   */
+  allowedHosts: Set<string> | undefined;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got '${raw}'`);
+  return value;
+}
+
+/** `a=1,b=2` → { a: "1", b: "2" }. */
+function parseLabels(text: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const entry of text
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf("=");
+    if (at <= 0) throw new Error(`ATRIUM_GATEWAY_LABELS: '${entry}' is not key=value`);
+    labels[entry.slice(0, at).trim()] = entry.slice(at + 1).trim();
+  }
+  return labels;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const port = integer(env, "ATRIUM_GATEWAY_PORT", 7777);
+  const controlPlaneUrl = env.ATRIUM_CONTROL_PLANE_URL ?? "http://127.0.0.1:5555";
+  const token = env.ATRIUM_CONTROL_PLANE_TOKEN_FILE
+    ? readFileSync(env.ATRIUM_CONTROL_PLANE_TOKEN_FILE, "utf8").trim()
+    : (env.ATRIUM_CONTROL_PLANE_TOKEN ?? "");
+  if (!token) {
+    throw new Error(
+      "ATRIUM_CONTROL_PLANE_TOKEN (or ATRIUM_CONTROL_PLANE_TOKEN_FILE) is required: create one with `atrium api-token create`",
+    );
+  }
+  const identity = gatewayRegistration.safeParse({
+    id: env.ATRIUM_GATEWAY_ID || hostname().toLowerCase(),
+    instanceId: "validated-later",
+    fqdns: (env.ATRIUM_GATEWAY_FQDNS || `${hostname().toLowerCase()}:${port}`).split(",").map((f) => f.trim()),
+    labels: parseLabels(env.ATRIUM_GATEWAY_LABELS ?? ""),
+  });
+  if (!identity.success) {
+    const names: Record<string, string> = {
+      id: "ATRIUM_GATEWAY_ID",
+      fqdns: "ATRIUM_GATEWAY_FQDNS",
+      labels: "ATRIUM_GATEWAY_LABELS",
+    };
+    const problems = identity.error.issues.map((i) => `${names[String(i.path[0])] ?? i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid gateway identity: ${problems.join("; ")}`);
+  }
+  const sessionKey = env.ATRIUM_GATEWAY_SESSION_KEY ? Buffer.from(env.ATRIUM_GATEWAY_SESSION_KEY, "base64") : undefined;
+  if (sessionKey && sessionKey.length < 32)
+    throw new Error("ATRIUM_GATEWAY_SESSION_KEY must be base64 of at least 32 bytes");
+  const { id, fqdns, labels } = identity.data;
+  return {
+    host: env.ATRIUM_GATEWAY_HOST ?? "0.0.0.0",
+    port,
+    controlPlaneUrl: controlPlaneUrl.replace(/\/+$/, ""),
+    controlPlaneToken: token,
+    id,
+    fqdns,
+    labels,
+    cacheDir: env.ATRIUM_GATEWAY_CACHE_DIR || join(homedir(), ".cache", "atrium", "gateway", id),
+    sessionKey,
+    bodyLimitBytes: integer(env, "ATRIUM_GATEWAY_BODY_LIMIT_BYTES", 1024 * 1024),
+    maxResultBytes: integer(env, "ATRIUM_GATEWAY_MAX_RESULT_BYTES", 1024 * 1024),
+    logLevel: env.ATRIUM_LOG_LEVEL || "info",
+    allowedHosts: allowedHosts(fqdns, env.ATRIUM_GATEWAY_ALLOWED_HOSTS ?? ""),
+  };
+}
+
+export function allowedHosts(fqdns: string[], extra: string): Set<string> | undefined {
+  if (extra.trim() === "*") return undefined;
+  const hosts = [...fqdns, ...extra.split(",")].map((h) => h.trim().toLowerCase().replace(/:\d+$/, "")).filter(Boolean);
+  return new Set([...hosts, "localhost", "127.0.0.1", "[::1]"]);
+}

@@ -1,0 +1,56 @@
+/**
+ * Starts a gateway: loads its cached configuration, starts syncing with the control plane,
+ * and serves. Used by main.ts and by tests.
+ */
+import type { FastifyInstance } from "fastify";
+import { Backends } from "./backend.ts";
+import type { GatewayConfig } from "./config.ts";
+import { SessionSigner } from "./mcp/sessions.ts";
+import { GatewayMetrics } from "./metrics.ts";
+import { ExpositionRegistry } from "./registry.ts";
+import { buildGatewayServer } from "./server.ts";
+import { ControlPlaneSync } from "./sync.ts";
+
+export const VERSION = "0.1.0";
+
+export interface Gateway {
+  app: FastifyInstance;
+  registry: ExpositionRegistry;
+  sync: ControlPlaneSync;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(config: GatewayConfig): Promise<Gateway> {
+  const registry = new ExpositionRegistry();
+  // Read a little past the result limit, so truncated results can say how much was cut.
+  const backends = new Backends({ maxBodyBytes: config.maxResultBytes * 4 });
+  const sessions = new SessionSigner(config.sessionKey);
+  const metrics = new GatewayMetrics();
+  let sync: ControlPlaneSync | undefined;
+  const app = await buildGatewayServer({
+    config,
+    registry,
+    backends,
+    sessions,
+    metrics,
+    isReady: () => sync?.ready ?? false,
+  });
+  if (!config.sessionKey) {
+    app.log.warn("ATRIUM_GATEWAY_SESSION_KEY is not set: 2025-era sessions only work on this replica");
+  }
+  sync = new ControlPlaneSync(config, registry, app.log, VERSION);
+  const address = await app.listen({ host: config.host, port: config.port });
+  sync.start();
+  return {
+    app,
+    registry,
+    sync,
+    url: address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1"),
+    close: async () => {
+      await sync?.stop();
+      await app.close();
+      await backends.close();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The MCP methods both protocol eras share — tools, resources, prompts — answered for one
+ * Exposition. Era-specific framing (sessions, `_meta`, `resultType`, caching hints) is added
+ * by the era modules around these results.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { Backends } from "../backend.ts";
+import type { ServedExposition } from "../registry.ts";
+import type { CallToolResult } from "../tools/mcp.ts";
+import { timeoutResult } from "../tools/result.ts";
+import { planCall } from "../tools/runtime.ts";
+import { getPrompt, listPrompts } from "./prompts.ts";
+import { ERROR, McpError } from "./protocol.ts";
+import { listResources, listResourceTemplates, resolveResource } from "./resources.ts";
+
+export interface DispatchContext {
+  served: ServedExposition;
+  era: "modern" | "legacy";
+  protocolVersion: string;
+  clientHeaders: IncomingHttpHeaders;
+  backends: Backends;
+  maxResultBytes: number;
+  /** Observes each tool call's outcome (metrics). */
+  onToolCall?: (tool: string, outcome: number | "timeout" | "error" | "invalid" | "local", seconds: number) => void;
+}
+
+/** The result of a shared method; undefined when the method is not one of them. */
+export async function dispatchShared(
+  method: string,
+  params: Record<string, unknown>,
+  context: DispatchContext,
+): Promise<unknown> {
+  const { served } = context;
+  const { exposition } = served;
+  // The modern era answers invalid params with HTTP 400, the legacy era inside a 200.
+  const invalidStatus = context.era === "modern" ? 400 : 200;
+  switch (method) {
+    case "tools/list":
+      return { tools: served.toolset.tools };
+    case "tools/call":
+      return callTool(params, context, invalidStatus);
+    case "resources/list":
+      return { resources: listResources(exposition.resources) };
+    case "resources/templates/list":
+      return { resourceTemplates: listResourceTemplates(exposition.resourceTemplates) };
+    case "resources/read":
+      return readResource(params, context, invalidStatus);
+    case "prompts/list":
+      return { prompts: listPrompts(exposition.prompts) };
+    case "prompts/get":
+      return getPrompt(exposition.prompts, params, invalidStatus);
+    case "completion/complete":
+      // No argument completion source yet: an empty, well-formed answer.
+      return { completion: { values: [], hasMore: false } };
+    default:
+      return undefined;
+  }
+}
+
+async function callTool(
+  params: Record<string, unknown>,
+  context: DispatchContext,
+  invalidStatus: number,
+): Promise<CallToolResult> {
+  const name = params.name;
+  const runtime = typeof name === "string" ? context.served.toolset.get(name) : undefined;
+  if (!runtime) throw new McpError(ERROR.invalidParams, `Unknown tool: ${String(name)}`, invalidStatus);
+  const started = performance.now();
+  const observe = (outcome: number | "timeout" | "error" | "invalid" | "local") =>
+    context.onToolCall?.(runtime.tool.name, outcome, (performance.now() - started) / 1000);
+  const plan = planCall(runtime, params.arguments);
+  if (plan.result) {
+    observe(plan.result.isError ? "invalid" : "local");
+    return plan.result;
+  }
+  const { plan: settings } = context.served.exposition;
+  const outcome = await context.backends.call(context.served.backend, settings, plan.request, context.clientHeaders);
+  if (outcome.kind === "timeout") {
+    observe("timeout");
+    return timeoutResult(outcome.ms);
+  }
+  if (outcome.kind === "error") {
+    observe("error");
+    return { content: [{ type: "text", text: outcome.message }], isError: true };
+  }
+  observe(outcome.response.status);
+  // invoke_tool (discovery mode) answers with the runtime of the tool it invoked.
+  return plan.runtime.toResult(outcome.response, {
+    maxBytes: context.maxResultBytes,
+    forwardHeaders: settings.headerPolicy?.forwardResponseHeaders ?? [],
+  });
+}
+
+async function readResource(params: Record<string, unknown>, context: DispatchContext, invalidStatus: number) {
+  const { served } = context;
+  const uri = params.uri;
+  const source =
+    typeof uri === "string" ? resolveResource(served.exposition.resources, served.templates, uri) : undefined;
+  if (!source) {
+    const code = context.era === "modern" ? ERROR.invalidParams : ERROR.resourceNotFound;
+    throw new McpError(code, `Resource not found: ${String(uri)}`, invalidStatus, { uri });
+  }
+  if (source.kind === "text") return { contents: [{ uri: source.uri, mimeType: source.mimeType, text: source.text }] };
+  const outcome = await context.backends.call(
+    served.backend,
+    served.exposition.plan,
+    { method: "GET", path: source.path, headers: {} },
+    context.clientHeaders,
+  );
+  if (outcome.kind !== "response" || outcome.response.status >= 400) {
+    const why =
+      outcome.kind === "timeout"
+        ? `timed out after ${outcome.ms} ms`
+        : outcome.kind === "error"
+          ? outcome.message
+          : `answered HTTP ${outcome.response.status}`;
+    throw new McpError(ERROR.internal, `Reading ${source.uri}: the backend ${why}`, 200);
+  }
+  const mimeType =
+    source.mimeType ?? String(outcome.response.headers["content-type"] ?? "application/octet-stream").split(";")[0];
+  const textual = /^text\/|json|xml|yaml|javascript/.test(mimeType ?? "");
+  return {
+    contents: [
+      textual
+        ? { uri: source.uri, mimeType, text: outcome.response.body.toString("utf8") }
+        : { uri: source.uri, mimeType, blob: outcome.response.body.toString("base64") },
+    ],
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * MCP 2025-03-26, 2025-06-18 and 2025-11-25: `initialize` opens a session whose id every later
+ * request carries (`Mcp-Session-Id`). Sessions are signed tokens (see sessions.ts), so any
+ * replica of the gateway group serves them.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { type DispatchContext, dispatchShared } from "./dispatch.ts";
+import { SERVER_INFO } from "./modern.ts";
+import { ERROR, type JsonRpcRequest, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, McpError } from "./protocol.ts";
+import type { Session, SessionSigner } from "./sessions.ts";
+
+export interface LegacyOutcome {
+  result: unknown;
+  /** Set on the answer to `initialize`. */
+  sessionId?: string;
+}
+
+/** The session a non-initialize request belongs to; 400 without one, 404 when unknown or ended. */
+export function sessionOf(headers: IncomingHttpHeaders, signer: SessionSigner, expositionId: string): Session {
+  const id = headers["mcp-session-id"];
+  if (typeof id !== "string" || id === "") {
+    throw new McpError(ERROR.badRequest, "Bad Request: Mcp-Session-Id header is required (send initialize first)", 400);
+  }
+  const session = signer.verify(id);
+  if (!session || session.expositionId !== expositionId)
+    throw new McpError(ERROR.sessionNotFound, "Session not found", 404);
+  const version = headers["mcp-protocol-version"];
+  if (typeof version === "string" && !(LEGACY_VERSIONS as readonly string[]).includes(version.trim())) {
+    throw new McpError(ERROR.badRequest, `Bad Request: unsupported MCP-Protocol-Version ${version}`, 400);
+  }
+  return session;
+}
+
+export function initialize(request: JsonRpcRequest, signer: SessionSigner, expositionId: string): LegacyOutcome {
+  const requested = request.params?.protocolVersion;
+  const protocolVersion = (LEGACY_VERSIONS as readonly string[]).includes(String(requested))
+    ? String(requested)
+    : LATEST_LEGACY_VERSION;
+  const capabilities = (request.params?.capabilities ?? {}) as Record<string, unknown>;
+  const sessionId = signer.issue({
+    expositionId,
+    protocolVersion,
+    elicitation: capabilities.elicitation !== undefined,
+  });
+  return {
+    sessionId,
+    result: {
+      protocolVersion,
+      capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {}, logging: {} },
+      serverInfo: SERVER_INFO,
+    },
+  };
+}
+
+export async function handleLegacy(
+  request: JsonRpcRequest,
+  session: Session,
+  context: Omit<DispatchContext, "era" | "protocolVersion">,
+): Promise<unknown> {
+  // The gateway sends no log notifications; the level is accepted so clients need not special-case it.
+  if (request.method === "ping" || request.method === "logging/setLevel") return {};
+  const result = await dispatchShared(request.method, request.params ?? {}, {
+    ...context,
+    era: "legacy",
+    protocolVersion: session.protocolVersion,
+  });
+  if (result === undefined) throw new McpError(ERROR.methodNotFound, `Method not found: ${request.method}`);
+  return result;
+}

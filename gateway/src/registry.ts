@@ -1,0 +1,86 @@
+/**
+ * The Expositions a gateway serves, compiled once when they arrive (tools, validators,
+ * templates) and looked up in O(1) by id or by organization/name. Updates build new maps and
+ * swap them in one assignment: a request holds the Exposition it looked up, so it sees the old
+ * or the new one, never half of each.
+ */
+import { createHash } from "node:crypto";
+import type { CompiledExposition } from "@atrium/control-plane/stream";
+import { type CompiledTemplate, compileTemplates } from "./mcp/resources.ts";
+import { compileToolset } from "./tools/compile.ts";
+import { type BackendBase, parseBackendEndpoint } from "./tools/request.ts";
+import type { Toolset } from "./tools/runtime.ts";
+
+export interface ServedExposition {
+  exposition: CompiledExposition;
+  toolset: Toolset;
+  templates: CompiledTemplate[];
+  /** The backend endpoint, parsed once. */
+  backend: BackendBase;
+  /** SHA-256 of the client API key, as bytes; undefined when the endpoint needs none. */
+  apiKeyHash: Buffer | undefined;
+}
+
+export function serve(exposition: CompiledExposition): ServedExposition {
+  return {
+    exposition,
+    toolset: compileToolset(exposition),
+    templates: compileTemplates(exposition.resourceTemplates),
+    backend: parseBackendEndpoint(exposition.plan.backendEndpoint),
+    apiKeyHash: exposition.plan.apiKeyHash ? Buffer.from(exposition.plan.apiKeyHash, "hex") : undefined,
+  };
+}
+
+export function sha256(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}
+
+interface Maps {
+  byId: Map<string, ServedExposition>;
+  byPath: Map<string, ServedExposition>;
+}
+
+const pathKey = (organization: string, name: string) => `${organization}/${name}`;
+
+export class ExpositionRegistry {
+  private maps: Maps = { byId: new Map(), byPath: new Map() };
+
+  get size(): number {
+    return this.maps.byId.size;
+  }
+
+  byId(id: string): ServedExposition | undefined {
+    return this.maps.byId.get(id);
+  }
+
+  byPath(organization: string, name: string): ServedExposition | undefined {
+    return this.maps.byPath.get(pathKey(organization, name));
+  }
+
+  all(): CompiledExposition[] {
+    return [...this.maps.byId.values()].map((served) => served.exposition);
+  }
+
+  /** A snapshot: everything is replaced. */
+  replaceAll(expositions: CompiledExposition[]): void {
+    this.maps = index(expositions.map(serve));
+  }
+
+  /** A delta: upserts replace or add, deletes drop (unknown ids are ignored). */
+  apply(upserts: CompiledExposition[], deletes: string[]): void {
+    const next = new Map(this.maps.byId);
+    for (const id of deletes) next.delete(id);
+    for (const exposition of upserts) next.set(exposition.id, serve(exposition));
+    this.maps = index([...next.values()]);
+  }
+}
+
+function index(served: ServedExposition[]): Maps {
+  const byId = new Map<string, ServedExposition>();
+  const byPath = new Map<string, ServedExposition>();
+  for (const entry of served) {
+    byId.set(entry.exposition.id, entry);
+    byPath.set(pathKey(entry.exposition.organization.name, entry.exposition.name), entry);
+  }
+  return { byId, byPath };
+}

@@ -1,0 +1,50 @@
+/**
+ * The gateway's HTTP server on port 7777: MCP endpoints, readiness, liveness and metrics.
+ */
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Backends } from "./backend.ts";
+import type { GatewayConfig } from "./config.ts";
+import { mcpEndpoints } from "./mcp/endpoint.ts";
+import type { SessionSigner } from "./mcp/sessions.ts";
+import type { GatewayMetrics } from "./metrics.ts";
+import type { ExpositionRegistry } from "./registry.ts";
+
+export interface GatewayParts {
+  config: Pick<GatewayConfig, "bodyLimitBytes" | "maxResultBytes" | "logLevel" | "allowedHosts">;
+  registry: ExpositionRegistry;
+  backends: Backends;
+  sessions: SessionSigner;
+  metrics: GatewayMetrics;
+  /** Readiness: initial control-plane connectivity established. */
+  isReady: () => boolean;
+}
+
+export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: parts.config.logLevel,
+      // Client credentials never reach the log.
+      redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],
+    },
+    bodyLimit: parts.config.bodyLimitBytes,
+    return503OnClosing: true,
+    // The hot path: request logging costs more than the rest of a proxied call.
+    disableRequestLogging: true,
+  });
+  app.get("/q/health/live", async () => ({ status: "UP" }));
+  app.get("/q/health/ready", async (_request, reply) => {
+    const ready = parts.isReady();
+    return reply.status(ready ? 200 : 503).send({ status: ready ? "UP" : "DOWN", expositions: parts.registry.size });
+  });
+  app.get("/q/metrics", async (_request, reply) =>
+    reply.type(parts.metrics.registry.contentType).send(await parts.metrics.registry.metrics()),
+  );
+  await app.register(async (mcp) =>
+    mcpEndpoints(mcp, {
+      ...parts,
+      maxResultBytes: parts.config.maxResultBytes,
+      allowedHosts: parts.config.allowedHosts,
+    }),
+  );
+  return app;
+}

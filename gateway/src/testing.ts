@@ -1,0 +1,269 @@
+/**
+ * Test support: a real backend HTTP server (a small pet store with a slow, an image and a
+ * header-echo operation), and a control plane + gateway stack serving it.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startTestControlPlane, type TestControlPlane } from "@atrium/control-plane/testing";
+import { allowedHosts, type GatewayConfig } from "./config.ts";
+import { type Gateway, startGateway } from "./gateway.ts";
+
+export const FIXTURE_OPENAPI = JSON.stringify({
+  openapi: "3.0.3",
+  info: { title: "Fixture pets", version: "1.0.0" },
+  paths: {
+    "/pets": {
+      get: {
+        operationId: "listPets",
+        summary: "List pets",
+        parameters: [{ name: "status", in: "query", schema: { type: "string", enum: ["available", "sold"] } }],
+        responses: {
+          "200": {
+            description: "pets",
+            content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Pet" } } } },
+          },
+        },
+      },
+      post: {
+        operationId: "createPet",
+        summary: "Add a pet",
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } },
+        },
+        responses: {
+          "201": {
+            description: "created",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } },
+          },
+        },
+      },
+    },
+    "/pets/{petId}": {
+      get: {
+        operationId: "getPet",
+        summary: "Get a pet",
+        parameters: [{ name: "petId", in: "path", required: true, schema: { type: "integer" } }],
+        responses: {
+          "200": {
+            description: "pet",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } },
+          },
+          "404": { description: "no such pet" },
+        },
+      },
+      delete: {
+        operationId: "deletePet",
+        parameters: [{ name: "petId", in: "path", required: true, schema: { type: "integer" } }],
+        responses: { "204": { description: "deleted" } },
+      },
+    },
+    "/slow": {
+      get: { operationId: "slow", summary: "Answers after 2 s", responses: { "200": { description: "ok" } } },
+    },
+    "/image": {
+      get: {
+        operationId: "image",
+        summary: "A PNG",
+        responses: { "200": { description: "png", content: { "image/png": {} } } },
+      },
+    },
+    "/echo-headers": {
+      get: {
+        operationId: "echoHeaders",
+        summary: "Echoes request headers",
+        responses: { "200": { description: "headers" } },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Pet: {
+        type: "object",
+        required: ["name"],
+        properties: { id: { type: "integer" }, name: { type: "string" }, status: { type: "string" } },
+      },
+    },
+  },
+});
+
+/** 1×1 transparent PNG. */
+export const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
+
+export interface FixtureBackend {
+  url: string;
+  /** Requests the backend received, newest last. */
+  received: { method: string; url: string; headers: IncomingMessage["headers"] }[];
+  close(): Promise<void>;
+}
+
+export async function startFixtureBackend(): Promise<FixtureBackend> {
+  const pets = new Map<number, { id: number; name: string; status: string }>([
+    [1, { id: 1, name: "Rex", status: "available" }],
+    [2, { id: 2, name: "Tom", status: "sold" }],
+  ]);
+  const received: FixtureBackend["received"] = [];
+  const json = (res: import("node:http").ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json", "x-ratelimit-remaining": "42" });
+    res.end(JSON.stringify(body));
+  };
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers });
+      const url = new URL(req.url ?? "/", "http://backend");
+      const path = url.pathname.replace(/^\/api/, "");
+      const petId = /^\/pets\/([^/]+)$/.exec(path)?.[1];
+      if (path === "/pets" && req.method === "GET") {
+        const status = url.searchParams.get("status");
+        return json(
+          res,
+          200,
+          [...pets.values()].filter((p) => !status || p.status === status),
+        );
+      }
+      if (path === "/pets" && req.method === "POST") {
+        const pet = { id: pets.size + 1, status: "available", ...JSON.parse(body || "{}") };
+        pets.set(pet.id, pet);
+        return json(res, 201, pet);
+      }
+      if (petId && req.method === "GET") {
+        const pet = pets.get(Number(petId));
+        return pet ? json(res, 200, pet) : json(res, 404, { error: `no pet ${petId}` });
+      }
+      if (petId && req.method === "DELETE") {
+        pets.delete(Number(petId));
+        res.writeHead(204).end();
+        return;
+      }
+      if (path === "/slow") {
+        setTimeout(() => json(res, 200, { slow: true }), 2000).unref();
+        return;
+      }
+      if (path === "/image") {
+        res.writeHead(200, { "content-type": "image/png" }).end(PNG);
+        return;
+      }
+      if (path === "/echo-headers") return json(res, 200, req.headers);
+      json(res, 404, { error: `no route ${req.method} ${path}` });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface Stack {
+  controlPlane: TestControlPlane;
+  backend: FixtureBackend;
+  /** The API token gateways register with. */
+  token: string;
+  planId: string;
+  apiKey: string;
+  expositionId: string;
+  /** `/mcp/<exposition_id>` on a gateway. */
+  mcpPath: string;
+  gatewayConfig(overrides?: Partial<GatewayConfig>): GatewayConfig;
+  startGateway(overrides?: Partial<GatewayConfig>): Promise<Gateway>;
+  close(): Promise<void>;
+}
+
+/** A control plane (PGlite), the fixture backend, and an Exposition of it with an API key. */
+export async function startStack(options: { backendTimeoutMs?: number } = {}): Promise<Stack> {
+  const controlPlane = await startTestControlPlane("pglite");
+  const backend = await startFixtureBackend();
+  const admin = controlPlane.admin;
+  const service = await admin.call("POST", "/api/v1/services", {
+    name: "fixture",
+    version: "1",
+    openapi: { inline: FIXTURE_OPENAPI },
+  });
+  const plan = await admin.call("POST", "/api/v1/configuration-plans", {
+    name: "fixture-plan",
+    serviceId: service.body.id,
+    backendEndpoint: `${backend.url}/api`,
+    apiKey: true,
+    backendTimeoutMs: options.backendTimeoutMs ?? 500,
+    headerPolicy: { forwardRequestHeaders: ["X-Request-Id"], forwardResponseHeaders: ["X-RateLimit-Remaining"] },
+  });
+  const group = await admin.call("POST", "/api/v1/gateway-groups", { name: "test", labels: { env: "test" } });
+  const exposition = await admin.call("POST", "/api/v1/expositions", {
+    name: "fixture",
+    configurationPlanId: plan.body.id,
+    gatewayGroupId: group.body.id,
+  });
+  const token = (await admin.call("POST", "/api/v1/api-tokens", { name: "gateways", validityDays: 1 })).body
+    .token as string;
+  const sessionKey = randomBytes(32);
+  const cacheRoot = `/tmp/atrium-gateway-test-${randomBytes(6).toString("hex")}`;
+  let gateways = 0;
+  const gatewayConfig = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => {
+    gateways += 1;
+    const id = `gw-${gateways}`;
+    return {
+      host: "127.0.0.1",
+      port: 0,
+      controlPlaneUrl: controlPlane.url,
+      controlPlaneToken: token,
+      id,
+      fqdns: [`${id}.test`],
+      labels: { env: "test" },
+      cacheDir: `${cacheRoot}/${id}`,
+      sessionKey,
+      bodyLimitBytes: 64 * 1024,
+      maxResultBytes: 64 * 1024,
+      logLevel: "silent",
+      allowedHosts: allowedHosts([`${id}.test`], ""),
+      ...overrides,
+    };
+  };
+  const started: Gateway[] = [];
+  return {
+    controlPlane,
+    backend,
+    token,
+    planId: plan.body.id,
+    apiKey: plan.body.apiKey,
+    expositionId: exposition.body.id,
+    mcpPath: `/mcp/${exposition.body.id}`,
+    gatewayConfig,
+    startGateway: async (overrides) => {
+      const gateway = await startGateway(gatewayConfig(overrides));
+      started.push(gateway);
+      await waitFor(() => gateway.sync.ready && gateway.registry.size > 0, "gateway ready with the exposition");
+      return gateway;
+    },
+    close: async () => {
+      await Promise.all(started.map((g) => g.close().catch(() => undefined)));
+      await controlPlane.close().catch(() => undefined); // a test may have stopped it already
+      await backend.close();
+      const { rmSync } = await import("node:fs");
+      rmSync(cacheRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The MCP wire shapes this folder produces: a Tool for `tools/list` and a CallToolResult for
+ * `tools/call` (MCP schema 2025-06-18 … 2026-07-28). Types only; the fields are those every
+ * supported protocol version accepts, so one value serves both eras.
+ */
+
+/** A JSON Schema object as published to clients and compiled by ajv. */
+export type JsonSchema = Record<string, unknown>;
+
+/** Hints for clients, not guarantees (MCP defaults: readOnly false, destructive true, idempotent false, openWorld true). */
+export type ToolAnnotations = {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
+
+export type McpTool = {
+  /** 1-128 of `[A-Za-z0-9_.-]`, unique within the Exposition's tools. */
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema & { type: "object" };
+  /** Root is always an object: the 2025 SDK clients refuse any other root. */
+  outputSchema?: JsonSchema & { type: "object" };
+  annotations?: ToolAnnotations;
+};
+
+export type TextContent = { type: "text"; text: string };
+export type ImageContent = { type: "image"; data: string; mimeType: string };
+export type AudioContent = { type: "audio"; data: string; mimeType: string };
+export type ContentBlock = TextContent | ImageContent | AudioContent;
+
+export type CallToolResult = {
+  content: ContentBlock[];
+  /** Always an object (2025 clients accept nothing else); see result.ts for how other JSON is wrapped. */
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+};

@@ -1,0 +1,181 @@
+/**
+ * The backend request of a tool call, and where it goes.
+ *
+ * `compileOperationRequest` turns an operation into a builder once; a call then only serializes
+ * its arguments (path, query, headers, body; see serialize.ts, body.ts, path.ts).
+ *
+ * `joinBackendUrl` appends such a path to the backend endpoint's base path. It returns strings,
+ * not a WHATWG `URL`: the URL parser resolves `..`, and also `%2E%2E`, so a `URL` could not hold a
+ * path that is guaranteed to stay under the base. Send `path` as the request target to `origin`
+ * (undici `Pool`/`Client` `request({ path })` sends it verbatim); never re-parse `href` to send it.
+ */
+import { type BodySerializer, bodySerializer, mediaTypeOf } from "./body.ts";
+import { type CompiledPath, compilePath, openApiPlaceholder } from "./path.ts";
+import { headerSerializer, pathSerializer, type QueryAppender, queryAppender } from "./serialize.ts";
+import type { Operation, OperationParameter } from "./source.ts";
+
+export type BackendRequest = {
+  method: string;
+  /** Starts with `/`, already encoded, query string included; relative to the endpoint's base path. */
+  path: string;
+  /** Lower-case names. `content-type` is not among them: it is `contentType`. */
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  contentType?: string;
+};
+
+export type RequestBuilder = (args: Record<string, unknown>) => BackendRequest;
+
+export type OperationRequest = {
+  build: RequestBuilder;
+  /** Violations of arguments that would make a path segment empty, `.` or `..` (see path.ts). */
+  checkPath(args: Record<string, unknown>): string[];
+};
+
+/** An operation parameter and the tool argument (input property) that carries it. */
+export type BoundParameter = { parameter: OperationParameter; property: string };
+
+/** Headers that frame the HTTP message: the HTTP client sets them, never a tool. */
+const framingHeaders = new Set([
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "te",
+  "trailer",
+  "upgrade",
+  "expect",
+]);
+/** Header parameters OpenAPI says to ignore. */
+const ignoredHeaderParameters = new Set(["accept", "content-type", "authorization"]);
+
+export function isFramingHeader(name: string): boolean {
+  return framingHeaders.has(name.toLowerCase());
+}
+
+/** Whether a header parameter of an operation becomes an argument (not ignored, not framing). */
+export function isSettableHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return !framingHeaders.has(lower) && !ignoredHeaderParameters.has(lower);
+}
+
+/**
+ * The request builder of an operation. `parameters` are the path, query and header parameters
+ * exposed as arguments; `bodyProperty` names the argument carrying the request body.
+ */
+export function compileOperationRequest(
+  operation: Pick<Operation, "method" | "path" | "requestBody" | "responses">,
+  parameters: BoundParameter[],
+  bodyProperty: string | undefined,
+): OperationRequest {
+  const path = compileOperationPath(operation.path, parameters);
+  const query: { property: string; append: QueryAppender }[] = [];
+  const headers: { property: string; name: string; serialize: (value: unknown) => string }[] = [];
+  for (const { parameter, property } of parameters) {
+    if (parameter.in === "query") query.push({ property, append: queryAppender(parameter) });
+    if (parameter.in === "header" && isSettableHeader(parameter.name)) {
+      headers.push({ property, name: parameter.name.toLowerCase(), serialize: headerSerializer(parameter) });
+    }
+  }
+  const accept = acceptHeader(operation.responses);
+  const body: BodySerializer | undefined =
+    operation.requestBody && bodyProperty ? bodySerializer(operation.requestBody) : undefined;
+  const { method } = operation;
+
+  const build: RequestBuilder = (args) => {
+    let target = path.render(args);
+    if (query.length > 0) {
+      const pairs: string[] = [];
+      for (const { property, append } of query) {
+        const value = args[property];
+        if (value !== undefined) append(value, pairs);
+      }
+      if (pairs.length > 0) target += `?${pairs.join("&")}`;
+    }
+    const requestHeaders: Record<string, string> = accept ? { accept } : {};
+    for (const { property, name, serialize } of headers) {
+      const value = args[property];
+      if (value !== undefined) requestHeaders[name] = serialize(value);
+    }
+    const request: BackendRequest = { method, path: target, headers: requestHeaders };
+    const bodyValue = bodyProperty === undefined ? undefined : args[bodyProperty];
+    if (body && bodyValue !== undefined) {
+      const serialized = body(bodyValue);
+      request.body = serialized.body;
+      request.contentType = serialized.contentType;
+    }
+    return request;
+  };
+  return { build, checkPath: path.check };
+}
+
+/** The operation's path template; a variable without a declared parameter stays literal text. */
+function compileOperationPath(template: string, parameters: BoundParameter[]): CompiledPath {
+  const byName = new Map(
+    parameters
+      .filter(({ parameter }) => parameter.in === "path")
+      .map(({ parameter, property }) => [parameter.name, { property, parameter }]),
+  );
+  return compilePath(template, openApiPlaceholder, (name) => {
+    const bound = byName.get(name);
+    return bound && { property: bound.property, encode: pathSerializer(bound.parameter) };
+  });
+}
+
+/** Every media type the operation's responses declare, in document order. */
+function acceptHeader(responses: Operation["responses"]): string | undefined {
+  const types = new Set<string>();
+  for (const response of responses) if (response.contentType) types.add(mediaTypeOf(response.contentType));
+  return types.size > 0 ? [...types].join(", ") : undefined;
+}
+
+/** A backend endpoint split once into what every request to it shares. */
+export type BackendBase = {
+  /** `https://host:port` */
+  origin: string;
+  /** The endpoint's path without a trailing `/`: `""` or e.g. `/api/v1`. */
+  basePath: string;
+  /** The endpoint's own query string (without `?`), put before each request's: `""` when none. */
+  query: string;
+};
+
+export type BackendUrl = {
+  origin: string;
+  /** The request target: the base path, the request's path, the query string. */
+  path: string;
+  /** `origin` + `path`, for logs and messages. */
+  href: string;
+};
+
+export function parseBackendEndpoint(endpoint: string): BackendBase {
+  const url = new URL(endpoint);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`backend endpoint must be an http(s) URL: ${endpoint}`);
+  }
+  let basePath = url.pathname;
+  while (basePath.endsWith("/")) basePath = basePath.slice(0, -1);
+  return { origin: url.origin, basePath, query: url.search.slice(1) };
+}
+
+/** A segment that is `.` or `..`, also percent-encoded (`%2e`, `.%2E`, …): what URL parsers resolve. */
+const dotSegment = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/**
+ * `backend`'s base path + `path` (from a BackendRequest). Throws a TypeError when `path` does not
+ * start with `/`, holds a dot segment (even encoded), a `\` or a `#`: such a path could resolve
+ * outside the base path. BackendRequests of validated arguments never do.
+ */
+export function joinBackendUrl(backend: string | BackendBase, path: string): BackendUrl {
+  const base = typeof backend === "string" ? parseBackendEndpoint(backend) : backend;
+  const queryStart = path.indexOf("?");
+  const pathname = queryStart < 0 ? path : path.slice(0, queryStart);
+  if (!pathname.startsWith("/") || dotSegment.test(pathname) || pathname.includes("\\") || path.includes("#")) {
+    throw new TypeError(`request path would leave the backend's base path: ${path}`);
+  }
+  let target = base.basePath + pathname;
+  const search = queryStart < 0 ? "" : path.slice(queryStart + 1);
+  const query = base.query && search ? `${base.query}&${search}` : base.query || search;
+  if (query) target += `?${query}`;
+  return { origin: base.origin, path: target, href: base.origin + target };
+}
