@@ -171,6 +171,7 @@ export interface Stack {
   backend: FixtureBackend;
   /** The API token gateways register with. */
   token: string;
+  serviceId: string;
   planId: string;
   apiKey: string;
   expositionId: string;
@@ -182,8 +183,10 @@ export interface Stack {
 }
 
 /** A control plane (PGlite), the fixture backend, and an Exposition of it with an API key. */
-export async function startStack(options: { backendTimeoutMs?: number } = {}): Promise<Stack> {
-  const controlPlane = await startTestControlPlane("pglite");
+export async function startStack(
+  options: { backendTimeoutMs?: number; controlPlane?: Parameters<typeof startTestControlPlane>[1] } = {},
+): Promise<Stack> {
+  const controlPlane = await startTestControlPlane("pglite", options.controlPlane);
   const backend = await startFixtureBackend();
   const admin = controlPlane.admin;
   const service = await admin.call("POST", "/api/v1/services", {
@@ -235,6 +238,7 @@ export async function startStack(options: { backendTimeoutMs?: number } = {}): P
     controlPlane,
     backend,
     token,
+    serviceId: service.body.id,
     planId: plan.body.id,
     apiKey: plan.body.apiKey,
     expositionId: exposition.body.id,
