@@ -34,6 +34,7 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
     backends,
     sessions,
     metrics,
+    version: VERSION,
     isReady: () => sync?.ready ?? false,
   });
   if (!config.sessionKey) {

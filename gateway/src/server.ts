@@ -15,6 +15,7 @@ export interface GatewayParts {
   backends: Backends;
   sessions: SessionSigner;
   metrics: GatewayMetrics;
+  version: string;
   /** Readiness: initial control-plane connectivity established. */
   isReady: () => boolean;
 }
@@ -31,7 +32,7 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
     // The hot path: request logging costs more than the rest of a proxied call.
     disableRequestLogging: true,
   });
-  app.get("/q/health/live", async () => ({ status: "UP" }));
+  app.get("/q/health/live", async () => ({ status: "UP", version: parts.version }));
   app.get("/q/health/ready", async (_request, reply) => {
     const ready = parts.isReady();
     return reply.status(ready ? 200 : 503).send({ status: ready ? "UP" : "DOWN", expositions: parts.registry.size });

@@ -7,7 +7,7 @@ import type { AppContext } from "../context.ts";
 import { isMigrated } from "../db/database.ts";
 
 export const healthRoutes: FastifyPluginAsync<{ context: AppContext }> = async (app, { context }) => {
-  app.get("/q/health/live", async () => ({ status: "UP" }));
+  app.get("/q/health/live", async () => ({ status: "UP", version: context.version }));
   app.get("/q/health/ready", async (_request, reply) => {
     const ready = await isMigrated(context.database);
     return reply

@@ -1,0 +1,130 @@
+/**
+ * `atrium run`, `status` and `stop`: the local stack.
+ */
+import { chmodSync, writeFileSync } from "node:fs";
+import { type Command, Option } from "commander";
+import type { CliContext } from "../context.ts";
+import { cliErrors } from "../errors.ts";
+import { composeFile } from "./compose.ts";
+import { demoInstructions } from "./demo.ts";
+import { stackFiles } from "./paths.ts";
+import { health, isAlive, stopProcess } from "./processes.ts";
+import { runStack } from "./run.ts";
+import { clearState, readState } from "./state.ts";
+
+const port = (value: string) => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > 65535)
+    throw cliErrors.usage(`'${value}' is not a port number`);
+  return number;
+};
+
+export function registerStackCommands(program: Command, context: CliContext): void {
+  program
+    .command("run")
+    .description("Start a local stack: the control plane (embedded database) and a gateway, in the background")
+    .option("--demo", "also start a demo pet store API and publish it as an MCP endpoint")
+    .option("--ui", "also start the web UI (not part of this release yet)")
+    .option("--compose", "write a Docker Compose file instead of starting processes")
+    .option("--release <version>", "release of the images in the Compose file", context.version)
+    .addOption(new Option("--control-plane-port <port>", "control plane port").default(5555).argParser(port))
+    .addOption(new Option("--gateway-port <port>", "gateway port").default(7777).argParser(port))
+    .addOption(new Option("--demo-port <port>", "demo backend port").default(7780).argParser(port))
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ atrium run --demo          # everything, plus a demo MCP endpoint to try\n  $ atrium run --compose --release 0.1.0",
+    )
+    .action(
+      async (
+        options: {
+          demo?: boolean;
+          ui?: boolean;
+          compose?: boolean;
+          release: string;
+          controlPlanePort: number;
+          gatewayPort: number;
+          demoPort: number;
+        },
+        command: Command,
+      ) => {
+        const { stdout } = context.io;
+        if (options.compose) {
+          const file = stackFiles().compose;
+          writeFileSync(file, composeFile(options.release), { mode: 0o600 });
+          chmodSync(file, 0o600);
+          stdout.write(`Wrote ${file} (Atrium ${options.release}).\nStart it with: docker compose -f ${file} up -d\n`);
+          return;
+        }
+        if (options.release !== context.version) {
+          throw cliErrors.usage(
+            `This CLI runs Atrium ${context.version} from its own installation; --release ${options.release} applies to --compose`,
+          );
+        }
+        if (options.ui) context.warn("the web UI is not part of this release yet: starting without it");
+        const result = await runStack({ ...options, demo: Boolean(options.demo), ui: Boolean(options.ui) }, context.io);
+        const lines = [
+          "",
+          `Control plane: ${result.controlPlane}   (REST API ${result.controlPlane}/api/v1, OpenAPI at /api/v1/openapi.json)`,
+          `Gateway:       ${result.gateway}   (MCP endpoints under /mcp/, metrics at /q/metrics)`,
+        ];
+        if (result.admin) {
+          lines.push(
+            "",
+            `Admin (first start): organization '${result.admin.organization}', user '${result.admin.username}', password '${result.admin.password}'`,
+            "  shown only now — keep it; the CLI is logged in as this admin.",
+          );
+        }
+        if (result.demo) lines.push("", demoInstructions(result.demo));
+        lines.push("", "`atrium status` shows the stack, `atrium stop` stops it (data is kept).");
+        context.note(command, lines.join("\n"));
+      },
+    );
+
+  program
+    .command("status")
+    .description("Show the local stack's processes, versions and readiness")
+    .addHelpText("after", "\nExample:\n  $ atrium status -o json")
+    .action(async (_options: unknown, command: Command) => {
+      const state = readState(stackFiles().state);
+      if (!state) {
+        context.note(command, "Atrium is not running locally: `atrium run` starts it.");
+        return;
+      }
+      const rows = await Promise.all(
+        state.processes.map(async (process_) => {
+          const alive = isAlive(process_.pid);
+          const checked = alive ? await health(process_.url) : { ready: false, version: undefined };
+          return {
+            name: process_.name,
+            pid: process_.pid,
+            url: process_.url,
+            version: checked.version ?? "",
+            state: alive ? (checked.ready ? "ready" : "starting") : "stopped",
+          };
+        }),
+      );
+      context.print(command, rows, { columns: ["name", "pid", "url", "version", "state"] });
+      if (state.demo) context.note(command, `Demo endpoint: ${state.demo.endpoint}`);
+    });
+
+  program
+    .command("stop")
+    .description("Stop the local stack gracefully (its data is kept for the next `atrium run`)")
+    .addHelpText("after", "\nExample:\n  $ atrium stop")
+    .action(async (_options: unknown, command: Command) => {
+      const files = stackFiles();
+      const state = readState(files.state);
+      if (!state) {
+        context.note(command, "Atrium is not running locally: nothing to stop.");
+        return;
+      }
+      // The gateway first, so it deregisters while the control plane still answers.
+      const order = ["demo-backend", "gateway", "control-plane"];
+      const processes = [...state.processes].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+      for (const process_ of processes) {
+        const outcome = await stopProcess(process_.pid);
+        context.note(command, `${process_.name}: ${outcome === "gone" ? "was not running" : outcome}`);
+      }
+      clearState(files.state);
+    });
+}

@@ -1,0 +1,95 @@
+/**
+ * `atrium run --demo`: imports the demo pet store from its URL, and publishes it behind an API
+ * key on the local gateway group. Idempotent: a second run reuses what exists and renews the
+ * key, because a key is only ever shown when it is created.
+ */
+import type { ApiClient } from "../api.ts";
+
+export interface DemoEndpoint {
+  endpoint: string;
+  apiKey: string;
+}
+
+interface Named {
+  id: string | number;
+  name: string;
+}
+
+const NAME = "demo-petstore";
+
+export async function setUpDemo(
+  api: ApiClient,
+  options: { backendUrl: string; gatewayUrl: string },
+): Promise<DemoEndpoint> {
+  const find = async (path: string) =>
+    (await api.get<{ items: Named[] }>(path)).items.find((item) => item.name === NAME);
+  const service =
+    (await find("/services")) ??
+    (await api.post<Named>("/services", {
+      name: NAME,
+      version: "1.0.0",
+      openapi: { url: `${options.backendUrl}/openapi.json` },
+    }));
+  const group =
+    (await api.get<{ items: Named[] }>("/gateway-groups")).items.find((g) => g.name === "local") ??
+    (await api.post<Named>("/gateway-groups", {
+      name: "local",
+      description: "The local stack's gateway",
+      labels: { env: "local" },
+    }));
+  const existingPlan = await find("/configuration-plans");
+  let apiKey: string;
+  let planId: string | number;
+  if (existingPlan) {
+    planId = existingPlan.id;
+    apiKey = (await api.post<{ apiKey: string }>(`/configuration-plans/${planId}/renew-api-key`)).apiKey;
+  } else {
+    const plan = await api.post<Named & { apiKey: string }>("/configuration-plans", {
+      name: NAME,
+      serviceId: service.id,
+      backendEndpoint: options.backendUrl,
+      apiKey: true,
+    });
+    planId = plan.id;
+    apiKey = plan.apiKey;
+  }
+  if (!(await find("/expositions"))) {
+    await api.post("/expositions", { name: NAME, configurationPlanId: planId, gatewayGroupId: group.id });
+  }
+  const organization = (await api.get<{ name: string }>("/organization")).name;
+  return { endpoint: `${options.gatewayUrl}/mcp/${organization}/${NAME}`, apiKey };
+}
+
+/** What `atrium run --demo` prints: the endpoint, the key, a client configuration and a curl call. */
+export function demoInstructions(demo: DemoEndpoint): string {
+  const config = {
+    mcpServers: { "atrium-demo": { type: "http", url: demo.endpoint, headers: { "x-atrium-key": demo.apiKey } } },
+  };
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name: "listPets",
+      arguments: { status: "available" },
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  });
+  return [
+    `MCP endpoint: ${demo.endpoint}`,
+    `API key:      ${demo.apiKey}   (shown only now; \`atrium config renew-api-key\` makes a new one)`,
+    "",
+    "MCP client configuration (e.g. VS Code's mcp.json, Claude Desktop, Cursor):",
+    JSON.stringify(config, null, 2),
+    "",
+    "Try it with curl:",
+    `curl -s ${demo.endpoint} \\`,
+    "  -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \\",
+    "  -H 'mcp-protocol-version: 2026-07-28' -H 'mcp-method: tools/call' -H 'mcp-name: listPets' \\",
+    `  -H 'x-atrium-key: ${demo.apiKey}' \\`,
+    `  -d '${body}'`,
+  ].join("\n");
+}

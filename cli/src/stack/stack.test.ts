@@ -1,0 +1,111 @@
+/**
+ * The README quickstart, end to end, as a newcomer runs it: `atrium run --demo` starts the
+ * stack in the background and prints an endpoint and a key; an official MCP client calls a
+ * tool with them; `status`, a refused second `run`, `stop`, and a restart that kept the data.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const main = join(import.meta.dirname, "..", "main.ts");
+const root = mkdtempSync(join(tmpdir(), "atrium-stack-"));
+const env = {
+  ...process.env,
+  ATRIUM_STACK_DIR: join(root, "stack"),
+  ATRIUM_CONFIG_DIR: join(root, "config"),
+  NO_COLOR: "1",
+};
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function atrium(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [main, ...args], { env, timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+afterAll(async () => {
+  await atrium("stop");
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("atrium run --demo (the quickstart)", () => {
+  it("starts the stack, publishes the demo, and an MCP client calls its tools", async () => {
+    const ports = [
+      "--control-plane-port",
+      String(await freePort()),
+      "--gateway-port",
+      String(await freePort()),
+      "--demo-port",
+      String(await freePort()),
+    ];
+    const started = await atrium("run", "--demo", ...ports);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toMatch(/Admin \(first start\): organization 'default', user 'admin', password '[\w-]+'/);
+    const endpoint = /MCP endpoint: (\S+)/.exec(started.stdout)?.[1];
+    const key = /API key:\s+(atr_k_\S+)/.exec(started.stdout)?.[1];
+    expect(endpoint).toMatch(/\/mcp\/default\/demo-petstore$/);
+    expect(statSync(join(root, "stack", "gateway-token")).mode & 0o777).toBe(0o600);
+
+    const client = new Client({ name: "quickstart", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(String(endpoint)), {
+        requestInit: { headers: { "x-atrium-key": String(key) } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["listPets", "createPet", "getPet", "deletePet"]);
+    const result = await client.callTool({ name: "listPets", arguments: { status: "available" } });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.structuredContent)).toContain("Rex");
+    await client.close();
+
+    const status = await atrium("status", "-o", "json");
+    const rows = JSON.parse(status.stdout) as { name: string; state: string; version: string }[];
+    expect(rows.map((r) => [r.name, r.state])).toEqual([
+      ["control-plane", "ready"],
+      ["gateway", "ready"],
+      ["demo-backend", "ready"],
+    ]);
+
+    const again = await atrium("run", ...ports);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain("already running");
+
+    const stopped = await atrium("stop");
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toContain("control-plane: stopped");
+    expect((await atrium("status")).stdout).toContain("not running");
+
+    // Data survives: a second start finds the demo service and shows no admin password.
+    const restarted = await atrium("run", "--demo", ...ports);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stdout).not.toContain("Admin (first start)");
+    const services = JSON.parse((await atrium("service", "list", "-o", "json")).stdout) as { name: string }[];
+    expect(services.map((s) => s.name)).toEqual(["demo-petstore"]);
+  }, 180_000);
+
+  it("writes a Compose file instead with --compose", async () => {
+    const written = await atrium("run", "--compose", "--release", "0.1.0");
+    expect(written.code, written.stderr).toBe(0);
+    const file = join(root, "stack", "compose.yaml");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(written.stdout).toContain(`docker compose -f ${file} up -d`);
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * The running stack, as `atrium run` left it: which processes, their pids and URLs.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { StackProcess } from "./processes.ts";
+
+export interface StackState {
+  startedAt: string;
+  processes: StackProcess[];
+  demo?: { endpoint: string };
+}
+
+export function readState(file: string): StackState | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as StackState;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeState(file: string, state: StackState): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+}
+
+export function clearState(file: string): void {
+  rmSync(file, { force: true });
+}

@@ -1,0 +1,5 @@
+/**
+ * @atrium/gateway — start a gateway in-process, and its configuration.
+ */
+export { allowedHosts, type GatewayConfig, configFromEnv } from "./config.ts";
+export { type Gateway, startGateway, VERSION } from "./gateway.ts";
