@@ -1,5 +1,5 @@
 /**
  * @atrium/gateway — start a gateway in-process, and its configuration.
  */
-export { allowedHosts, type GatewayConfig, configFromEnv } from "./config.ts";
+export { allowedHosts, configFromEnv, type GatewayConfig } from "./config.ts";
 export { type Gateway, startGateway, VERSION } from "./gateway.ts";

@@ -36,11 +36,13 @@ function metaOf(request: JsonRpcRequest): Record<string, unknown> | undefined {
 
 /** Whether a request is of the modern era (no session, and a modern header or `_meta`). */
 export function isModern(request: JsonRpcRequest, headers: IncomingHttpHeaders): boolean {
-  if (headers["mcp-session-id"] !== undefined || request.method === "initialize") return false;
+  if (headers["mcp-session-id"] !== undefined) return false;
   const version = headerValue(headers, "mcp-protocol-version");
   if (version === MODERN_VERSION) return true;
   const meta = metaOf(request);
   if (meta && META.protocolVersion in meta) return true;
+  // Legacy clients open with an initialize carrying neither the modern header nor _meta.
+  if (request.method === "initialize") return false;
   // A legacy version header without _meta is a legacy client that lost its session.
   return version === undefined
     ? request.method === "server/discover"

@@ -27,11 +27,19 @@ import { encodeComponent, pathSerializer, safeHeaderValue, valueText } from "./s
 import type { CustomTool } from "./source.ts";
 import type { ValidatorCompiler } from "./validator.ts";
 
+const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+
 type Placeholder = { property: string; inString: boolean };
 type Piece = string | Placeholder;
 
 export function compileCustomTool(custom: CustomTool, name: string, validators: ValidatorCompiler): CatalogEntry {
-  const inputSchema = { ...prepareSchema(custom.inputSchema ?? { properties: {} }, "input"), type: "object" as const };
+  // A declared 2020-12 dialect is published as written (SEP-1613); ajv2020 compiles it as is.
+  const declared = custom.inputSchema?.$schema;
+  const inputSchema = {
+    ...(declared === JSON_SCHEMA_2020_12 ? { $schema: declared } : {}),
+    ...prepareSchema(custom.inputSchema ?? { properties: {} }, "input"),
+    type: "object" as const,
+  };
   const tool: McpTool = {
     name,
     ...(custom.title ? { title: custom.title } : {}),
