@@ -17,7 +17,7 @@ export const objectMeta = z.looseObject({
   annotations: z.record(z.string(), z.string()).optional(),
 });
 
-export interface KindOptions<Kind extends string, Spec extends z.ZodType, Status extends z.ZodObject> {
+export interface KindOptions<Kind extends string, Spec extends z.ZodObject, Status extends z.ZodObject> {
   kind: Kind;
   plural: string;
   shortNames: string[];
@@ -26,10 +26,19 @@ export interface KindOptions<Kind extends string, Spec extends z.ZodType, Status
   status: Status;
 }
 
-export function defineKind<Kind extends string, Spec extends z.ZodType, Status extends z.ZodObject>(
+export function defineKind<Kind extends string, Spec extends z.ZodObject, Status extends z.ZodObject>(
   options: KindOptions<Kind, Spec, Status>,
 ) {
-  const { kind, spec, status } = options;
+  const { kind, status } = options;
+  // Every kind may keep its control-plane record when the custom resource is deleted.
+  const spec = options.spec
+    .extend({
+      keepOnDelete: z
+        .boolean()
+        .default(false)
+        .describe("Keep the record in the control plane when this resource is deleted (default: delete it)."),
+    })
+    .describe(options.spec.description ?? kind);
   const resource = z.object({
     apiVersion: z.literal(GROUP_VERSION),
     kind: z.literal(kind),
@@ -39,6 +48,7 @@ export function defineKind<Kind extends string, Spec extends z.ZodType, Status e
   });
   return {
     ...options,
+    spec,
     singular: kind.toLowerCase(),
     listKind: `${kind}List`,
     /** Where the printer column STATUS reads: `status.state` for the artifact kinds. */

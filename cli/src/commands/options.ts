@@ -1,0 +1,40 @@
+/**
+ * Pieces the command modules share: help examples and parsers for option values. A parser
+ * throws commander's InvalidArgumentError, so a bad value is a usage error (exit code 2).
+ */
+import { type Command, InvalidArgumentError } from "commander";
+
+/** Help text after the options: one or more example invocations. */
+export function withExample(command: Command, ...examples: string[]): Command {
+  return command.addHelpText(
+    "after",
+    `\nExample${examples.length > 1 ? "s" : ""}:\n${examples.map((e) => `  $ ${e}`).join("\n")}\n`,
+  );
+}
+
+/** A whole number ≥ 1. */
+export function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < 1) {
+    throw new InvalidArgumentError("give a whole number of 1 or more.");
+  }
+  return number;
+}
+
+/** Repeatable `--label key=value`, collected into a map. */
+export function labelPair(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.indexOf("=");
+  if (at < 1) throw new InvalidArgumentError("give it as key=value, e.g. env=prod.");
+  return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
+}
+
+/** Variadic lists that also accept commas: `--include a b` and `--include a,b` mean the same. */
+export function commaList(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ];
+}

@@ -1,0 +1,152 @@
+/**
+ * `atrium service`: import an OpenAPI document as a Service (a local file is uploaded, an
+ * http(s) URL is fetched by the control plane), and list, show or delete Services.
+ */
+import { readFileSync } from "node:fs";
+import { extname } from "node:path";
+import type { Command } from "commander";
+import { segment } from "../api.ts";
+import type { CliContext } from "../context.ts";
+import { cliErrors } from "../errors.ts";
+import type { Column } from "../output.ts";
+import { withExample } from "./options.ts";
+
+interface ServiceView {
+  id: string;
+  name: string;
+  version: string;
+  description?: string;
+  title: string;
+  openapiVersion: string;
+  servers: string[];
+  operationCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  summary?: string;
+}
+
+const LIST_COLUMNS: Column<ServiceView>[] = [
+  "id",
+  "name",
+  "version",
+  "title",
+  { header: "OPERATIONS", value: (s) => s.operationCount },
+  { header: "CREATED", value: (s) => s.createdAt },
+];
+const OPERATION_COLUMNS: Column<Operation>[] = [
+  { header: "OPERATION ID", value: (o) => o.operationId },
+  { header: "METHOD", value: (o) => o.method.toUpperCase() },
+  "path",
+  "summary",
+];
+
+/** The upload's content type: by extension, else by the first character (JSON starts with `{`). */
+export function documentContentType(file: string, text: string): string {
+  const extension = extname(file).toLowerCase();
+  if (extension === ".json") return "application/json";
+  if (extension === ".yaml" || extension === ".yml") return "application/yaml";
+  return text.trimStart().startsWith("{") ? "application/json" : "application/yaml";
+}
+
+function isHttpUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
+interface ImportOptions {
+  name: string;
+  version: string;
+  description?: string;
+}
+
+export function registerServiceCommands(program: Command, context: CliContext): void {
+  const service = program.command("service").description("import OpenAPI documents as Services, and manage them");
+  withExample(service, "atrium service import ./petstore.yaml --name petstore --version 1.0.0");
+
+  const importCommand = service
+    .command("import")
+    .description("create a Service from an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML)")
+    .argument("<file|url>", "a local file (uploaded), or an http(s) URL the control plane downloads")
+    .requiredOption("--name <name>", "Service name: lowercase letters, digits, '-' or '.'")
+    .requiredOption("--version <version>", "Service version, e.g. 1.0.0")
+    .option("--description <text>", "what the Service is")
+    .action(async (source: string, options: ImportOptions, command: Command) => {
+      const { api } = context.session(command);
+      const fields = {
+        name: options.name,
+        version: options.version,
+        ...(options.description ? { description: options.description } : {}),
+      };
+      let created: ServiceView;
+      if (isHttpUrl(source)) {
+        created = await api.post<ServiceView>("/services", { ...fields, openapi: { url: source } });
+      } else {
+        let text: string;
+        try {
+          text = readFileSync(source, "utf8");
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          throw cliErrors.unreadableFile(
+            source,
+            code === "ENOENT" ? "no such file (give a path to an OpenAPI document, or an http(s) URL)" : String(code),
+          );
+        }
+        created = await api.post<ServiceView>("/services/import", undefined, {
+          query: fields,
+          rawBody: { text, contentType: documentContentType(source, text) },
+        });
+      }
+      context.print(command, created);
+    });
+  withExample(
+    importCommand,
+    "atrium service import ./petstore.yaml --name petstore --version 1.0.0",
+    "atrium service import https://petstore3.swagger.io/api/v3/openapi.json --name petstore --version 3 --output json",
+  );
+
+  const list = service
+    .command("list")
+    .description("list Services")
+    .action(async (_options: unknown, command: Command) => {
+      const { api } = context.session(command);
+      const { items } = await api.get<{ items: ServiceView[] }>("/services");
+      context.print(command, items, {
+        columns: LIST_COLUMNS,
+        empty: "No services: import one with `atrium service import`.",
+      });
+    });
+  withExample(list, "atrium service list");
+
+  const get = service
+    .command("get")
+    .description("show a Service and its operations")
+    .argument("<service_id>", "Service id")
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const { api } = context.session(command);
+      const detail = await api.get<ServiceView & { operations: Operation[] }>(`/services/${segment(id)}`);
+      if (context.settings(command).output !== "table") {
+        context.print(command, detail);
+        return;
+      }
+      const { operations, ...record } = detail;
+      context.print(command, record);
+      context.io.stdout.write("\n");
+      context.print(command, operations, { columns: OPERATION_COLUMNS, empty: "No operations." });
+    });
+  withExample(get, "atrium service get 3f2c9a7e-1b4d-4c52-9a8e-2f1d0c6b7a91");
+
+  const remove = service
+    .command("delete")
+    .description("delete a Service (its Configuration Plans must be deleted first)")
+    .argument("<service_id>", "Service id")
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const { api } = context.session(command);
+      await api.delete(`/services/${segment(id)}`);
+      context.print(command, { id, deleted: true }, { message: `Deleted service ${id}.` });
+    });
+  withExample(remove, "atrium service delete 3f2c9a7e-1b4d-4c52-9a8e-2f1d0c6b7a91");
+}
