@@ -18,12 +18,12 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ApiClient, startTestControlPlane, type TestControlPlane } from "@atrium/control-plane/testing";
 import { allowedHosts, type GatewayConfig } from "../src/config.ts";
 import { type Gateway, startGateway } from "../src/gateway.ts";
+import { listenLocally } from "../src/testing.ts";
 
 /** 1×1 red PNG. */
 export const RED_PIXEL_PNG = Buffer.from(
@@ -256,16 +256,7 @@ export async function startConformanceBackend(): Promise<FixtureBackend> {
     req.resume();
     req.on("end", () => handle(req, res));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenLocally(server);
 }
 
 export interface ConformanceStack {

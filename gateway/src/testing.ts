@@ -153,11 +153,15 @@ export async function startFixtureBackend(): Promise<FixtureBackend> {
       json(res, 404, { error: `no route ${req.method} ${path}` });
     });
   });
+  return { ...(await listenLocally(server)), received };
+}
+
+/** Listens on a free loopback port; `close` also drops kept-alive connections. */
+export async function listenLocally(server: Server): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    received,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
