@@ -2,7 +2,7 @@
  * Configuration Plans: a Service bound to a backend with the endpoint's settings. The client
  * API key is generated here, returned once, stored as a hash; renewing it replaces it at once.
  */
-import { backendSecretFields, configurationPlanSpec, exactlyOneOf, httpUrl } from "@atrium/crds";
+import { httpUrl } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -12,20 +12,8 @@ import type { AppContext } from "../context.ts";
 import { configurationPlans, secrets, services } from "../db/schema.ts";
 import { errors, type FieldError } from "../errors.ts";
 import { recordChange, type Tx } from "../stream/changes.ts";
+import { type PlanSettings, planSettings } from "../stream/contract.ts";
 import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
-
-/** The CR's backend secret, with a stored secret's id where the CR names a SecretSource. */
-export const planBackendSecret = exactlyOneOf(
-  z.object({
-    secretId: z.uuid().optional().describe("A backend secret stored in the control plane."),
-    ...backendSecretFields,
-  }),
-  ["secretId", "env", "elicit"],
-);
-export const planSettings = configurationPlanSpec
-  .omit({ serviceRef: true, apiKey: true, backendSecret: true, backendEndpoint: true })
-  .extend({ backendSecret: planBackendSecret.optional() });
-export type PlanSettings = z.output<typeof planSettings>;
 
 const planBody = planSettings.extend({
   name: recordName,

@@ -3,7 +3,6 @@
  * health every two minutes, and is stale after five without one; cleanup forgets gateways
  * stale for as long again. A second live gateway may not take an id already in use.
  */
-import { labelMap } from "@atrium/crds";
 import { and, eq, lt } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -12,27 +11,8 @@ import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
+import { gatewayId, instanceId, registration } from "../stream/contract.ts";
 import { found, listOf } from "./records.ts";
-
-export const gatewayId = z
-  .string()
-  .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, { message: "must be lowercase letters, digits, '-' or '.'" });
-/** A host name or IP address, optionally with a port: where clients reach the gateway. */
-export const fqdn = z
-  .string()
-  .max(260)
-  .regex(/^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*(:\d{1,5})?$/, {
-    message: "must be a lowercase host name such as gw1.example.com, optionally with :port",
-  });
-const instanceId = z.string().min(8).max(128).describe("Random per gateway process; kept across its restarts.");
-
-export const registration = z.object({
-  id: gatewayId,
-  instanceId,
-  fqdns: z.array(fqdn).min(1).max(32),
-  labels: labelMap.default({}),
-  version: z.string().max(64).optional(),
-});
 
 const gatewayView = z.object({
   id: z.string(),

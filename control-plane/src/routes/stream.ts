@@ -14,8 +14,9 @@ import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import type { CompiledEntry } from "../stream/compile.ts";
 import { compileExpositions } from "../stream/compile.ts";
+import { gatewayId } from "../stream/contract.ts";
 import type { ChangeBatch, ChangeHub } from "../stream/hub.ts";
-import { gatewayId, isLive } from "./gateways.ts";
+import { isLive } from "./gateways.ts";
 
 const HEARTBEAT_MS = 15_000;
 

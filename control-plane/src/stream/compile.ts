@@ -15,10 +15,10 @@ import {
   services,
 } from "../db/schema.ts";
 import type { NormalizedOperation } from "../openapi/operation.ts";
-import type { PlanSettings } from "../routes/configuration-plans.ts";
+
 import { secretContext } from "../routes/secrets.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
-import type { CompiledExposition } from "./contract.ts";
+import type { CompiledExposition, PlanSettings } from "./contract.ts";
 
 export interface CompiledEntry {
   exposition: CompiledExposition;

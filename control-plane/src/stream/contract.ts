@@ -1,12 +1,55 @@
 /**
  * The change stream's payload: an Exposition compiled with everything a gateway needs to
  * serve it (operations, plan settings with the backend secret resolved, extra tools,
- * resources, prompts). Gateways validate what they receive with these schemas.
+ * resources, prompts), and what a gateway registers with. Gateways validate what they receive
+ * with these schemas; the REST routes build their bodies from them. Nothing here touches storage,
+ * so a gateway importing it loads no database code.
  */
-import { backendSecretFields, customTool, mcpPrompt, mcpResource, mcpResourceTemplate } from "@atrium/crds";
+import {
+  backendSecretFields,
+  configurationPlanSpec,
+  customTool,
+  exactlyOneOf,
+  labelMap,
+  mcpPrompt,
+  mcpResource,
+  mcpResourceTemplate,
+} from "@atrium/crds";
 import { z } from "zod";
 import { NormalizedOperation } from "../openapi/operation.ts";
-import { planSettings } from "../routes/configuration-plans.ts";
+
+/** The CR's backend secret, with a stored secret's id where the CR names a SecretSource. */
+export const planBackendSecret = exactlyOneOf(
+  z.object({
+    secretId: z.uuid().optional().describe("A backend secret stored in the control plane."),
+    ...backendSecretFields,
+  }),
+  ["secretId", "env", "elicit"],
+);
+export const planSettings = configurationPlanSpec
+  .omit({ serviceRef: true, apiKey: true, backendSecret: true, backendEndpoint: true })
+  .extend({ backendSecret: planBackendSecret.optional() });
+export type PlanSettings = z.output<typeof planSettings>;
+
+export const gatewayId = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, { message: "must be lowercase letters, digits, '-' or '.'" });
+/** A host name or IP address, optionally with a port: where clients reach the gateway. */
+export const fqdn = z
+  .string()
+  .max(260)
+  .regex(/^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*(:\d{1,5})?$/, {
+    message: "must be a lowercase host name such as gw1.example.com, optionally with :port",
+  });
+export const instanceId = z.string().min(8).max(128).describe("Random per gateway process; kept across its restarts.");
+
+export const registration = z.object({
+  id: gatewayId,
+  instanceId,
+  fqdns: z.array(fqdn).min(1).max(32),
+  labels: labelMap.default({}),
+  version: z.string().max(64).optional(),
+});
 
 /** The backend secret as the gateway uses it: a value, an environment variable, or elicitation. */
 export const resolvedBackendSecret = z.object({
@@ -58,4 +101,4 @@ export const changesEvent = z.object({
 });
 
 /** What a gateway sends to register (id, FQDNs, labels): gateways validate their own configuration with it. */
-export { registration as gatewayRegistration } from "../routes/gateways.ts";
+export { registration as gatewayRegistration };
