@@ -29,29 +29,39 @@ export type ValidatorCompiler = {
 /** At most this many violations are listed; the rest are counted. */
 const MAX_VIOLATIONS = 20;
 
-export function createValidatorCompiler(): ValidatorCompiler {
-  // One instance per Exposition: ajv caches every compiled schema for the instance's lifetime.
+/**
+ * Compiled validators are shared by every Exposition of the process: gateways often load many
+ * Expositions of one Service, whose tools have the same schemas. One ajv instance holds them;
+ * past MAX_SHARED distinct schemas it is replaced, so schemas of Expositions long gone do not
+ * accumulate (validators already handed out keep working: they hold their own code).
+ */
+const MAX_SHARED = 20_000;
+let shared = newShared();
+
+function newShared() {
   // code.optimize off: a third less compile time, validation measured as fast
   const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, code: { optimize: false } });
   ajvFormats.default(ajv);
-  const warnings: string[] = [];
+  return { ajv, compiled: new Map<string, ValidateFunction | string>() };
+}
 
-  // Operations often share schemas (the same path parameter, the same response body): one compilation each.
-  const compiled = new Map<string, ValidateFunction | string>();
-  const tryCompile = (schema: JsonSchema): ValidateFunction | string => {
-    const key = JSON.stringify(schema);
-    let outcome = compiled.get(key);
-    if (outcome === undefined) {
-      try {
-        outcome = ajv.compile(schema);
-      } catch (error) {
-        outcome = error instanceof Error ? error.message : String(error);
-      }
-      compiled.set(key, outcome);
+function tryCompile(schema: JsonSchema): ValidateFunction | string {
+  const key = JSON.stringify(schema);
+  let outcome = shared.compiled.get(key);
+  if (outcome === undefined) {
+    if (shared.compiled.size >= MAX_SHARED) shared = newShared();
+    try {
+      outcome = shared.ajv.compile(schema);
+    } catch (error) {
+      outcome = error instanceof Error ? error.message : String(error);
     }
-    return outcome;
-  };
+    shared.compiled.set(key, outcome);
+  }
+  return outcome;
+}
 
+export function createValidatorCompiler(): ValidatorCompiler {
+  const warnings: string[] = [];
   return {
     warnings,
     compile(schema, label, root = "arguments") {

@@ -1,0 +1,65 @@
+/**
+ * Retry pacing: an exponential backoff per key (base · 2^failures, capped) and a token bucket
+ * shared by every retry, so a control-plane outage does not turn into a retry storm.
+ */
+
+export interface BackoffOptions {
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** Exponential backoff remembered per key until `forget`. */
+export class KeyedBackoff {
+  readonly #options: BackoffOptions;
+  readonly #failures = new Map<string, number>();
+
+  constructor(options: BackoffOptions) {
+    this.#options = options;
+  }
+
+  /** The delay before the next attempt for `key`, counting this failure. */
+  next(key: string): number {
+    const failures = this.#failures.get(key) ?? 0;
+    this.#failures.set(key, failures + 1);
+    // 2^30 already exceeds any sane cap; stop the exponent growing without bound.
+    return Math.min(this.#options.baseDelayMs * 2 ** Math.min(failures, 30), this.#options.maxDelayMs);
+  }
+
+  failures(key: string): number {
+    return this.#failures.get(key) ?? 0;
+  }
+
+  forget(key: string): void {
+    this.#failures.delete(key);
+  }
+
+  clear(): void {
+    this.#failures.clear();
+  }
+}
+
+/** A token bucket handing out reservations: the delay until the reserved token is available. */
+export class TokenBucket {
+  readonly #ratePerSecond: number;
+  readonly #burst: number;
+  #tokens: number;
+  #updatedAt: number;
+  readonly #now: () => number;
+
+  constructor(ratePerSecond: number, burst: number, now: () => number = Date.now) {
+    this.#ratePerSecond = ratePerSecond;
+    this.#burst = burst;
+    this.#tokens = burst;
+    this.#now = now;
+    this.#updatedAt = now();
+  }
+
+  /** Takes a token (possibly one not yet refilled) and returns how long to wait for it, in ms. */
+  reserve(): number {
+    const now = this.#now();
+    this.#tokens = Math.min(this.#burst, this.#tokens + ((now - this.#updatedAt) / 1000) * this.#ratePerSecond);
+    this.#updatedAt = now;
+    this.#tokens -= 1;
+    return this.#tokens >= 0 ? 0 : Math.ceil((-this.#tokens / this.#ratePerSecond) * 1000);
+  }
+}

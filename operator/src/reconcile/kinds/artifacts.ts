@@ -1,0 +1,42 @@
+/**
+ * CustomTools, Resources and Prompts → `/custom-tools`, `/resources`, `/prompts`: the spec as
+ * it is, with the Service named by its record id. Their status has no observedGeneration, so
+ * after a restart their records are written once more rather than trusted.
+ */
+import { type AtriumKind, customToolsSpec, promptsSpec, resourcesSpec } from "@atrium/crds";
+import { errors } from "../../errors.ts";
+import { resolveReferences } from "../dependencies.ts";
+import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
+import { deleteRecord, syncRecord } from "../record.ts";
+
+function artifactReconciler(
+  kind: AtriumKind,
+  schema: typeof customToolsSpec | typeof resourcesSpec | typeof promptsSpec,
+  collection: string,
+): KindReconciler {
+  return {
+    kind,
+
+    async sync(object, ctx) {
+      const { serviceRef, ...fields } = parseSpec(schema, object);
+      const { ids, missing } = resolveReferences(ctx.cache, object.metadata.namespace, [
+        { kind: "Service", name: serviceRef.name },
+      ]);
+      if (missing.length > 0) throw errors.waitingFor(missing);
+      const { id } = await syncRecord(ctx, object, {
+        collection,
+        body: { name: object.metadata.name, serviceId: ids[0], ...fields },
+        matches: () => false,
+      });
+      return { id };
+    },
+
+    async remove(object, ctx) {
+      await deleteRecord(ctx, object, { collection });
+    },
+  };
+}
+
+export const customToolsReconciler = artifactReconciler("CustomTools", customToolsSpec, "/custom-tools");
+export const resourcesReconciler = artifactReconciler("Resources", resourcesSpec, "/resources");
+export const promptsReconciler = artifactReconciler("Prompts", promptsSpec, "/prompts");

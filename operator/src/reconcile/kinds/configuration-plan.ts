@@ -1,0 +1,115 @@
+/**
+ * ConfigurationPlan → `/configuration-plans`: the spec with record ids instead of references
+ * (serviceRef → serviceId; backendSecret.secretSourceRef → the secretId of that SecretSource's
+ * key), waiting IN_PROGRESS until they exist. `apiKey: { secretName }` asks the control plane
+ * for a key and writes it to that Secret (key `apiKey`, owned by the plan); when the Secret is
+ * lost the key cannot be read back, so it is renewed and written again.
+ */
+import { configurationPlanSpec } from "@atrium/crds";
+import type { ControlPlaneRecord } from "../../control-plane/client.ts";
+import { errors } from "../../errors.ts";
+import type { AtriumObject, DataObject } from "../../kube/objects.ts";
+import type { ReconcileContext } from "../context.ts";
+import { describeMissing, resolveReferences } from "../dependencies.ts";
+import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
+import { deleteRecord, syncRecord } from "../record.ts";
+import { secretRecordId } from "./secret-source.ts";
+
+const collection = "/configuration-plans";
+/** The key of the plan's Secret that holds the API key. */
+export const API_KEY_SECRET_KEY = "apiKey";
+
+async function backendSecretId(
+  ctx: ReconcileContext,
+  namespace: string,
+  ref: { name: string; key: string },
+): Promise<{ id?: string; missing?: string }> {
+  const source = ctx.cache.get<AtriumObject>("SecretSource", namespace, ref.name);
+  const description = `SecretSource ${ref.name} key ${ref.key}`;
+  if (!source) return { missing: describeMissing("SecretSource", `${ref.name} key ${ref.key}`, undefined) };
+  const reads = ((source.spec?.secretRefs ?? []) as { keys?: string[] }[]).some((secret) =>
+    secret.keys?.includes(ref.key),
+  );
+  if (!reads) throw errors.invalidReference(`${description}: that SecretSource reads no key '${ref.key}'`);
+  const id = await secretRecordId(ctx, namespace, source, ref.key);
+  return id ? { id } : { missing: `${description} (not synced yet)` };
+}
+
+/** Makes sure the plan's Secret holds its current API key. */
+async function ensureApiKeySecret(
+  ctx: ReconcileContext,
+  plan: AtriumObject,
+  planId: string,
+  secretName: string,
+  freshKey: string | undefined,
+): Promise<void> {
+  if (freshKey) {
+    await ctx.kube.writeOwnedSecret(plan, secretName, API_KEY_SECRET_KEY, freshKey);
+    return;
+  }
+  const { namespace } = plan.metadata;
+  if (ctx.cache.get<DataObject>("Secret", namespace, secretName)?.data?.[API_KEY_SECRET_KEY]) return;
+  // The cache may not have seen our own write yet: renewing on its word would revoke a key just handed out.
+  if ((await ctx.kube.readSecret(namespace, secretName))?.data?.[API_KEY_SECRET_KEY]) return;
+  const renewed = await ctx.controlPlane.post<{ apiKey?: string }>(`${collection}/${planId}/renew-api-key`);
+  if (!renewed.apiKey) throw errors.invalidReference(`the control plane returned no API key for plan ${planId}`);
+  await ctx.kube.writeOwnedSecret(plan, secretName, API_KEY_SECRET_KEY, renewed.apiKey);
+}
+
+export const configurationPlanReconciler: KindReconciler = {
+  kind: "ConfigurationPlan",
+
+  async sync(object, ctx) {
+    const spec = parseSpec(configurationPlanSpec, object);
+    const { namespace, name } = object.metadata;
+    const { serviceRef, apiKey, backendSecret, ...settings } = spec;
+    const { ids, missing } = resolveReferences(ctx.cache, namespace, [{ kind: "Service", name: serviceRef.name }]);
+    const serviceId = ids[0];
+    let secretId: string | undefined;
+    if (backendSecret?.secretSourceRef) {
+      const resolved = await backendSecretId(ctx, namespace, backendSecret.secretSourceRef);
+      if (resolved.missing) missing.push(resolved.missing);
+      secretId = resolved.id;
+    }
+    if (missing.length > 0) throw errors.waitingFor(missing);
+
+    let planSecret: Record<string, unknown> | undefined;
+    if (backendSecret) {
+      const { secretSourceRef: _ref, ...rest } = backendSecret;
+      planSecret = { ...rest, ...(secretId ? { secretId } : {}) };
+    }
+    const body = {
+      name,
+      serviceId,
+      ...settings,
+      apiKey: apiKey !== undefined,
+      ...(planSecret ? { backendSecret: planSecret } : {}),
+    };
+    const { id, written } = await syncRecord(ctx, object, {
+      collection,
+      body,
+      matches: (record: ControlPlaneRecord) =>
+        record.serviceId === serviceId &&
+        record.backendEndpoint === spec.backendEndpoint &&
+        record.hasApiKey === body.apiKey &&
+        (record.backendSecret as { secretId?: string } | undefined)?.secretId === secretId,
+    });
+    if (apiKey) {
+      await ensureApiKeySecret(
+        ctx,
+        object,
+        id,
+        apiKey.secretName,
+        (written as { apiKey?: string } | undefined)?.apiKey,
+      );
+    }
+    return { id };
+  },
+
+  async remove(object, ctx) {
+    await deleteRecord(ctx, object, { collection });
+    // No garbage collector may run (or it may run late): the key is useless without its plan.
+    const secretName = (object.spec?.apiKey as { secretName?: unknown } | undefined)?.secretName;
+    if (typeof secretName === "string") await ctx.kube.deleteOwnedSecret(object, secretName);
+  },
+};

@@ -1,0 +1,69 @@
+/**
+ * Service → `/services`: name, version, description and the OpenAPI document, inline or by
+ * URL; a ConfigMap source is read here (the control plane cannot) and sent inline, and a change
+ * of that ConfigMap is reconciled like a spec change.
+ */
+import { serviceSpec } from "@atrium/crds";
+import { errors } from "../../errors.ts";
+import type { AtriumObject, DataObject } from "../../kube/objects.ts";
+import type { ReconcileContext } from "../context.ts";
+import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
+import { deleteRecord, syncRecord } from "../record.ts";
+
+const collection = "/services";
+
+function openApiFor(
+  ctx: ReconcileContext,
+  object: AtriumObject,
+  openapi: {
+    inline?: string | undefined;
+    url?: string | undefined;
+    configMapRef?: { name: string; key: string } | undefined;
+  },
+): { inline: string } | { url: string } {
+  if (openapi.inline !== undefined) return { inline: openapi.inline };
+  if (openapi.url !== undefined) return { url: openapi.url };
+  const ref = openapi.configMapRef;
+  if (!ref) throw errors.invalidSpec("spec.openapi: exactly one of inline, url, configMapRef must be set");
+  const { namespace } = object.metadata;
+  const configMap = ctx.cache.get<DataObject>("ConfigMap", namespace, ref.name);
+  if (!configMap) throw errors.waitingFor([`ConfigMap ${ref.name} (not found)`]);
+  const text =
+    configMap.data?.[ref.key] ??
+    (configMap.binaryData?.[ref.key] === undefined
+      ? undefined
+      : Buffer.from(configMap.binaryData[ref.key] as string, "base64").toString("utf8"));
+  if (!text) throw errors.invalidReference(`ConfigMap ${ref.name} has no key '${ref.key}' (or it is empty)`);
+  return { inline: text };
+}
+
+export const serviceReconciler: KindReconciler = {
+  kind: "Service",
+
+  async sync(object, ctx) {
+    const spec = parseSpec(serviceSpec, object);
+    const { name } = object.metadata;
+    const body = {
+      name,
+      version: spec.version,
+      ...(spec.description === undefined ? {} : { description: spec.description }),
+      openapi: openApiFor(ctx, object, spec.openapi),
+    };
+    const { id } = await syncRecord(ctx, object, {
+      collection,
+      body,
+      // A ConfigMap may have changed while no operator ran: send it again after a restart.
+      matches: (record) => record.version === spec.version && spec.openapi.configMapRef === undefined,
+      choose: (candidates) => candidates.find((record) => record.version === spec.version) ?? candidates[0],
+    });
+    return { id };
+  },
+
+  async remove(object, ctx) {
+    const version = (object.spec as { version?: unknown } | undefined)?.version;
+    await deleteRecord(ctx, object, {
+      collection,
+      choose: (candidates) => candidates.find((record) => record.version === version) ?? candidates[0],
+    });
+  },
+};

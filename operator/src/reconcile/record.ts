@@ -1,0 +1,97 @@
+/**
+ * Idempotent create-or-update of the one control-plane record behind a resource, found by the
+ * id in its status or else by name (so a lost status, a re-run or an operator restart never
+ * creates a duplicate), and its deletion.
+ *
+ * Calls are skipped when they cannot change anything: the same body was already applied by
+ * this process; or, right after a restart, the resource is READY at its current generation and
+ * the record found by its id still has the links the body asks for.
+ */
+import type { ControlPlaneRecord } from "../control-plane/client.ts";
+import { type AtriumObject, objectKey, type WatchedKind } from "../kube/objects.ts";
+import type { ReconcileContext } from "./context.ts";
+import { recordIdOf } from "./dependencies.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { readyAtGeneration } from "./status.ts";
+
+export interface RecordSpec {
+  /** Control-plane collection, e.g. `/services`. */
+  collection: string;
+  /** POST / PUT body; `name` is the resource's metadata.name. */
+  body: { name: string; [field: string]: unknown };
+  /** Whether a record found after a restart already has what `body` asks for (the fields that can be compared). */
+  matches(record: ControlPlaneRecord): boolean;
+  /** Records without PUT (Expositions) are deleted and created again. */
+  update?: "put" | "recreate";
+  /** Among the records with this name, the one to adopt (Services can have one per version). */
+  choose?(candidates: ControlPlaneRecord[]): ControlPlaneRecord | undefined;
+}
+
+export interface SyncedRecord {
+  id: string;
+  /** What the control plane answered to a create or update (a plan's new API key is only there). */
+  written?: ControlPlaneRecord;
+}
+
+function keyOf(object: AtriumObject): string {
+  return objectKey(object.kind as WatchedKind, object.metadata.namespace, object.metadata.name);
+}
+
+/** The record of `object`: by its status id first, else by name. */
+async function findRecord(
+  ctx: ReconcileContext,
+  object: AtriumObject,
+  spec: Pick<RecordSpec, "collection" | "choose"> & { name: string },
+): Promise<ControlPlaneRecord | undefined> {
+  const statusId = recordIdOf(object);
+  if (statusId) {
+    const record = await ctx.controlPlane.get(`${spec.collection}/${statusId}`);
+    if (record && record.name === spec.name) return record;
+  }
+  const candidates = (await ctx.controlPlane.list(spec.collection)).filter((record) => record.name === spec.name);
+  return spec.choose ? spec.choose(candidates) : candidates[0];
+}
+
+export async function syncRecord(ctx: ReconcileContext, object: AtriumObject, spec: RecordSpec): Promise<SyncedRecord> {
+  const key = keyOf(object);
+  const { uid } = object.metadata;
+  const bodyFingerprint = fingerprint(spec.body);
+  const applied = ctx.applied.get(key);
+  const appliedHere = applied?.uid === uid;
+  if (appliedHere && applied.fingerprint === bodyFingerprint) return { id: applied.id };
+
+  const existing = await findRecord(ctx, object, { ...spec, name: spec.body.name });
+  let result: SyncedRecord;
+  if (!existing) {
+    const written = await ctx.controlPlane.create(spec.collection, spec.body);
+    result = { id: String(written.id), written };
+  } else if (
+    !appliedHere &&
+    readyAtGeneration(object) &&
+    String(existing.id) === recordIdOf(object) &&
+    spec.matches(existing)
+  ) {
+    // After a restart: the status vouches for this generation and the record is still there.
+    result = { id: String(existing.id) };
+  } else if (spec.update === "recreate") {
+    await ctx.controlPlane.remove(`${spec.collection}/${existing.id}`);
+    const written = await ctx.controlPlane.create(spec.collection, spec.body);
+    result = { id: String(written.id), written };
+  } else {
+    const written = await ctx.controlPlane.replace(`${spec.collection}/${existing.id}`, spec.body);
+    result = { id: String(written.id), written };
+  }
+  ctx.applied.set(key, { uid, fingerprint: bodyFingerprint, id: result.id });
+  return result;
+}
+
+/** Deletes the record of a resource being deleted; a record already gone is fine. */
+export async function deleteRecord(
+  ctx: ReconcileContext,
+  object: AtriumObject,
+  spec: Pick<RecordSpec, "collection" | "choose">,
+): Promise<void> {
+  const record = await findRecord(ctx, object, { ...spec, name: object.metadata.name });
+  if (record) await ctx.controlPlane.remove(`${spec.collection}/${record.id}`);
+  ctx.applied.delete(keyOf(object));
+}

@@ -1,0 +1,78 @@
+/**
+ * The status a reconcile reports, in each kind's shape: `status.status` + observedGeneration for
+ * Service, GatewayGroup, ConfigurationPlan, Exposition and SecretSource (with conditions), and
+ * `status.state` for CustomTools, Resources and Prompts. A status equal to the current one is
+ * not written again, so a reconcile that changes nothing causes no watch event.
+ */
+import { kindNamed } from "@atrium/crds";
+import type { AtriumObject } from "../kube/objects.ts";
+import { stableStringify } from "./fingerprint.ts";
+
+export type ReconcileState = "READY" | "IN_PROGRESS" | "ERROR";
+
+/** A metav1.Condition (SecretSource: one per referenced Secret). */
+export interface Condition {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+export interface Outcome {
+  state: ReconcileState;
+  message?: string | undefined;
+  id?: string | undefined;
+  /** Conditions without lastTransitionTime: it is carried over while a condition's status holds. */
+  conditions?: Omit<Condition, "lastTransitionTime">[] | undefined;
+}
+
+// Messages end up in `kubectl get -o yaml` and events; an OpenAPI parser's message can be long.
+const MAX_MESSAGE_LENGTH = 4096;
+
+function clip(message: string): string {
+  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
+}
+
+/** Whether a kind reports `status.state` (CustomTools, Resources, Prompts) rather than `status.status`. */
+export function reportsState(kind: string): boolean {
+  return kindNamed(kind)?.statusPath === ".status.state";
+}
+
+/** READY, and reconciled at the current generation (never provable for the kinds without observedGeneration). */
+export function readyAtGeneration(object: AtriumObject): boolean {
+  const status = object.status;
+  return (
+    status?.status === "READY" &&
+    typeof status.observedGeneration === "number" &&
+    status.observedGeneration === object.metadata.generation
+  );
+}
+
+export function statusFor(object: AtriumObject, outcome: Outcome): Record<string, unknown> {
+  const message = outcome.message ? { message: clip(outcome.message) } : {};
+  const id = outcome.id ? { id: outcome.id } : {};
+  if (reportsState(object.kind)) return { state: outcome.state, ...message, ...id };
+  const previous = Array.isArray(object.status?.conditions) ? (object.status.conditions as Condition[]) : [];
+  const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const conditions = outcome.conditions?.map((condition): Condition => {
+    const before = previous.find((p) => p.type === condition.type);
+    return {
+      ...condition,
+      message: clip(condition.message),
+      lastTransitionTime: before && before.status === condition.status ? before.lastTransitionTime : now,
+    };
+  });
+  return {
+    status: outcome.state,
+    ...(object.metadata.generation === undefined ? {} : { observedGeneration: object.metadata.generation }),
+    ...message,
+    ...id,
+    ...(conditions ? { conditions } : {}),
+  };
+}
+
+export function sameStatus(current: unknown, next: Record<string, unknown>): boolean {
+  return current !== undefined && stableStringify(current) === stableStringify(next);
+}

@@ -1,0 +1,259 @@
+/**
+ * Test support (tests and bench/operator): a real kube-apiserver + etcd with the eight CRDs
+ * installed from `customResourceDefinition(kind)` as raw JSON, a control plane on PGlite whose
+ * data directory outlives a restart (outage tests), an API token stored in a Secret the
+ * operator reads, and polling helpers.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTestControlPlane, type TestControlPlane } from "@atrium/control-plane/testing";
+import { API_GROUP, API_VERSION, customResourceDefinition, kindNamed, kinds } from "@atrium/crds";
+import { type KubeTestEnv, startKubeTestEnv } from "@atrium/kube-testenv";
+import { CoreV1Api, CustomObjectsApi, KubernetesObjectApi } from "@kubernetes/client-node";
+import { Agent, fetch } from "undici";
+import type { OperatorConfig } from "./config.ts";
+import type { AtriumObject } from "./kube/objects.ts";
+
+export const OPERATOR_NAMESPACE = "atrium-system";
+export const TOKEN_SECRET = "atrium-operator-token";
+
+export interface OperatorTestEnv {
+  kube: KubeTestEnv;
+  /** The control plane currently running (replaced by `restartControlPlane`). */
+  controlPlane: TestControlPlane;
+  /** The operator's API token (organization `default`). */
+  token: string;
+  custom: CustomObjectsApi;
+  core: CoreV1Api;
+  objects: KubernetesObjectApi;
+  /** Operator settings for this environment: fast retries and a short Lease. */
+  operatorConfig(overrides?: Partial<OperatorConfig>): OperatorConfig;
+  /** Closes the control plane (an outage). */
+  stopControlPlane(): Promise<void>;
+  /** Starts a control plane again on the same data directory, keys and port. */
+  startControlPlane(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A raw request to the API server, as the admin, verifying its certificate. */
+export async function kubeFetch(
+  env: KubeTestEnv,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${env.server}${path}`, {
+    method: init.method ?? "GET",
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    headers: { authorization: `Bearer ${env.token}`, "content-type": "application/json" },
+    dispatcher: new Agent({ connect: { ca: env.caPem } }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * Installs the eight CRDs and waits until each is Established. Raw JSON on purpose: client-node's
+ * typed models silently drop `enum`, `default` and `x-kubernetes-*` keys of plain objects.
+ */
+export async function installCrds(env: KubeTestEnv): Promise<void> {
+  for (const kind of kinds) {
+    const response = await kubeFetch(env, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
+      method: "POST",
+      body: customResourceDefinition(kind),
+    });
+    if (response.status !== 201)
+      throw new Error(`CRD ${kind.plural}: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  for (const kind of kinds) {
+    await waitFor(`CRD ${kind.plural} Established`, async () => {
+      const { body } = await kubeFetch(
+        env,
+        `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${kind.plural}.${API_GROUP}`,
+      );
+      const conditions = (body as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions;
+      return conditions?.some((c) => c.type === "Established" && c.status === "True") ? true : undefined;
+    });
+  }
+  // Discovery must list the group before clients that resolve kinds (KubernetesObjectApi) work.
+  await waitFor("atrium.dev discovery", async () => {
+    const { status, body } = await kubeFetch(env, `/apis/${API_GROUP}/${API_VERSION}`);
+    const resources = (body as { resources?: unknown[] } | undefined)?.resources ?? [];
+    return status === 200 && resources.length >= kinds.length * 2 ? true : undefined;
+  });
+  // An Established CRD may still answer 429 "storage is (re)initializing" for a moment.
+  for (const kind of kinds) {
+    await waitFor(`${kind.plural} listable`, async () =>
+      (await kubeFetch(env, `/apis/${API_GROUP}/${API_VERSION}/${kind.plural}`)).status === 200 ? true : undefined,
+    );
+  }
+}
+
+export async function createNamespace(core: CoreV1Api, name: string): Promise<void> {
+  await core.createNamespace({ body: { metadata: { name } } });
+}
+
+/** Polls `probe` until it returns something other than undefined; fails with `what` and the last value seen. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  options: { timeoutMs?: number; intervalMs?: number; last?: () => unknown } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const detail = options.last ? ` (last: ${JSON.stringify(await options.last())})` : "";
+      const reason = lastError instanceof Error ? ` (last error: ${lastError.message})` : "";
+      throw new Error(`timed out waiting for ${what}${detail}${reason}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
+  }
+}
+
+/** Reads a custom resource; undefined when it does not exist. */
+export async function getResource(
+  custom: CustomObjectsApi,
+  kind: string,
+  namespace: string,
+  name: string,
+): Promise<AtriumObject | undefined> {
+  const definition = kindNamed(kind);
+  if (!definition) throw new Error(`unknown kind ${kind}`);
+  try {
+    return (await custom.getNamespacedCustomObject({
+      group: API_GROUP,
+      version: API_VERSION,
+      namespace,
+      plural: definition.plural,
+      name,
+    })) as AtriumObject;
+  } catch (error) {
+    if ((error as { code?: number }).code === 404) return undefined;
+    throw error;
+  }
+}
+
+/** JSON-patches a custom resource's spec (or metadata): a new generation for spec changes. */
+export async function patchResource(
+  custom: CustomObjectsApi,
+  kind: string,
+  namespace: string,
+  name: string,
+  patch: { op: "add" | "replace" | "remove"; path: string; value?: unknown }[],
+): Promise<AtriumObject> {
+  const definition = kindNamed(kind);
+  if (!definition) throw new Error(`unknown kind ${kind}`);
+  return (await custom.patchNamespacedCustomObject({
+    group: API_GROUP,
+    version: API_VERSION,
+    namespace,
+    plural: definition.plural,
+    name,
+    body: patch,
+  })) as AtriumObject;
+}
+
+export async function deleteResource(custom: CustomObjectsApi, kind: string, namespace: string, name: string) {
+  const definition = kindNamed(kind);
+  if (!definition) throw new Error(`unknown kind ${kind}`);
+  await custom.deleteNamespacedCustomObject({
+    group: API_GROUP,
+    version: API_VERSION,
+    namespace,
+    plural: definition.plural,
+    name,
+  });
+}
+
+/** `status.status` (or `status.state`), `observedGeneration` and `message` of a resource. */
+export function statusOf(object: AtriumObject | undefined) {
+  const status = object?.status ?? {};
+  return {
+    state: (status.status ?? status.state) as string | undefined,
+    observedGeneration: status.observedGeneration as number | undefined,
+    message: status.message as string | undefined,
+    id: status.id as string | undefined,
+  };
+}
+
+/** Whether a resource is READY at its current generation (state only, for the kinds without observedGeneration). */
+export function isReady(object: AtriumObject | undefined): boolean {
+  const status = statusOf(object);
+  if (status.state !== "READY") return false;
+  return "state" in (object?.status ?? {}) || status.observedGeneration === object?.metadata.generation;
+}
+
+export async function startOperatorTestEnv(): Promise<OperatorTestEnv> {
+  const kube = await startKubeTestEnv();
+  const dataDir = await mkdtemp(join(tmpdir(), "atrium-operator-cp-"));
+  let controlPlane: TestControlPlane | undefined;
+  try {
+    await installCrds(kube);
+    const core = kube.kubeConfig.makeApiClient(CoreV1Api);
+    const custom = kube.kubeConfig.makeApiClient(CustomObjectsApi);
+    const objects = KubernetesObjectApi.makeApiClient(kube.kubeConfig);
+    controlPlane = await startTestControlPlane("pglite", { config: { dataDir } });
+    const port = Number(new URL(controlPlane.url).port);
+    const created = await controlPlane.admin.call("POST", "/api/v1/api-tokens", { name: "operator", validityDays: 1 });
+    if (created.status !== 201) throw new Error(`API token: ${JSON.stringify(created.body)}`);
+    const token = created.body.token as string;
+    await createNamespace(core, OPERATOR_NAMESPACE);
+    await core.createNamespacedSecret({
+      namespace: OPERATOR_NAMESPACE,
+      body: { metadata: { name: TOKEN_SECRET }, stringData: { token } },
+    });
+
+    const env: OperatorTestEnv = {
+      kube,
+      controlPlane,
+      token,
+      custom,
+      core,
+      objects,
+      operatorConfig: (overrides = {}) => ({
+        controlPlaneUrl: env.controlPlane.url,
+        token: { secret: { namespace: OPERATOR_NAMESPACE, name: TOKEN_SECRET, key: "token" } },
+        watchNamespaces: [],
+        host: "127.0.0.1",
+        port: 0,
+        identity: "operator-a",
+        leaderElection: {
+          enabled: true,
+          namespace: OPERATOR_NAMESPACE,
+          leaseName: "atrium-operator",
+          leaseDurationSeconds: 3,
+          renewDeadlineSeconds: 2,
+          retryPeriodSeconds: 0.5,
+        },
+        concurrency: 4,
+        retry: { baseDelayMs: 100, maxDelayMs: 2_000, ratePerSecond: 200, burst: 400 },
+        logLevel: process.env.ATRIUM_TEST_LOG_LEVEL ?? "silent",
+        ...overrides,
+      }),
+      stopControlPlane: async () => {
+        await env.controlPlane.close();
+      },
+      startControlPlane: async () => {
+        env.controlPlane = await startTestControlPlane("pglite", { config: { dataDir, port } });
+      },
+      stop: async () => {
+        await env.controlPlane.close().catch(() => {});
+        await kube.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+    return env;
+  } catch (error) {
+    await controlPlane?.close().catch(() => {});
+    await kube.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
