@@ -60,19 +60,22 @@ export class Backends {
         path += `${path.includes("?") ? "&" : "?"}${encodeURIComponent(secret.name)}=${encodeURIComponent(text)}`;
       else headers[secret.name.toLowerCase()] = text;
     }
-    const signal = AbortSignal.timeout(plan.backendTimeoutMs);
     try {
       const response = await this.pool(target.origin).request({
         method: call.method as "GET",
         path,
         headers,
         body: call.body,
-        signal,
+        // undici's own timers: an AbortSignal per call costs a timer and an exception object.
+        headersTimeout: plan.backendTimeoutMs,
+        bodyTimeout: plan.backendTimeoutMs,
       });
       const body = await readCapped(response.body, this.maxBodyBytes);
       return { kind: "response", response: { status: response.statusCode, headers: response.headers, body } };
     } catch (error) {
-      if (signal.aborted) return { kind: "timeout", ms: plan.backendTimeoutMs };
+      if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+        return { kind: "timeout", ms: plan.backendTimeoutMs };
+      }
       if (error instanceof undiciErrors.UndiciError)
         return { kind: "error", message: `The backend could not be reached: ${error.message}` };
       return { kind: "error", message: `The backend could not be reached: ${(error as Error).message}` };
