@@ -1,0 +1,286 @@
+/**
+ * The contestants of the gateway hot-path benchmark. Each starts as its own child process
+ * pinned to the contestant core, serves `getPet(petId)` → `GET /pets/{petId}` on the shared
+ * backend, proves one correct answer before it is loaded, and is loaded the way it can be
+ * reached: autocannon for everything answering on the request, a closed loop over the GET
+ * stream for @ivotoby/openapi-mcp-server.
+ */
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { request } from "undici";
+import { autocannonLoad, closedLoopLoad, type HttpTarget, type LoadResult } from "./load.ts";
+import {
+  ACCEPT,
+  modernHeaders,
+  openLegacySession,
+  petOf,
+  postJson,
+  StreamAnsweredSession,
+  toolCallBody,
+} from "./mcp.ts";
+import { type Child, CONTESTANT_CORE, freePort, startPinned, waitUntil } from "./processes.ts";
+import { petsOpenApi } from "./setup.ts";
+
+const here = import.meta.dirname;
+const listening = /listening (http:\/\/\S+)/;
+const PET_ID = 7;
+
+export interface BenchContext {
+  backendUrl: string;
+  controlPlaneUrl: string;
+  /** The API token gateways register with. */
+  gatewayToken: string;
+  /** Where gateways keep their cache (a fresh directory per gateway under it) and peers their files. */
+  scratchDir: string;
+  /** When set, the Atrium and pass-through contestants run under `node --cpu-prof` and write their profile under it. */
+  profileDir?: string | undefined;
+  /** Extra `node` flags for every Atrium gateway (what-if runs, e.g. `--max-semi-space-size=16`). */
+  gatewayNodeArgs: string[];
+}
+
+export interface RunningContestant {
+  child: Child;
+  /** The directory its `.cpuprofile` lands in once it has stopped (profiled runs only). */
+  profileDir?: string;
+  /** One call, checked: a non-error result carrying the pet asked for. */
+  verify(): Promise<void>;
+  load(options: { connections: number; seconds: number }): Promise<LoadResult>;
+  close(): Promise<void>;
+}
+
+export interface Contestant {
+  name: string;
+  /** What it is, for the report. */
+  description: string;
+  start(context: BenchContext): Promise<RunningContestant>;
+}
+
+export const profilerArgs = (profileDir: string | undefined) =>
+  profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+
+/** A contestant answering on the HTTP request itself, loaded with autocannon. */
+function onRequest(child: Child, target: HttpTarget, verify: () => Promise<void>): RunningContestant {
+  return {
+    child,
+    verify,
+    load: (options) => autocannonLoad(target, options),
+    close: () => child.stop(),
+  };
+}
+
+async function checkPet(answer: Promise<unknown>): Promise<void> {
+  const pet = petOf(await answer);
+  if (pet.id !== PET_ID) throw new Error(`asked for pet ${PET_ID}, got pet ${pet.id}`);
+}
+
+export const direct: Contestant = {
+  name: "direct",
+  description: "The backend itself (a second instance, pinned like the contestants), `GET /pets/7` without MCP.",
+  start: async () => {
+    const child = startPinned("direct backend", CONTESTANT_CORE, [join(here, "backend.ts")]);
+    const url = (await child.waitForOutput(listening))[1] ?? "";
+    const target: HttpTarget = { url: `${url}/pets/${PET_ID}`, method: "GET", headers: {} };
+    return onRequest(child, target, async () => {
+      const response = await request(target.url);
+      const pet = (await response.body.json()) as { id?: number };
+      if (response.statusCode !== 200 || pet.id !== PET_ID)
+        throw new Error(`direct: unexpected ${JSON.stringify(pet)}`);
+    });
+  },
+};
+
+export const passThrough: Contestant = {
+  name: "pass-through",
+  description:
+    "fastify + undici Pool: parse the JSON-RPC body, `GET /pets/{petId}`, wrap the body as a text result (pass-through.ts). No validation or header checks.",
+  start: async (context) => {
+    // Profiled too when the gateway is: the difference between the two profiles is the gateway's own work.
+    const profileDir = context.profileDir && join(context.profileDir, "pass-through");
+    const child = startPinned("pass-through", CONTESTANT_CORE, [
+      ...profilerArgs(profileDir),
+      join(here, "pass-through.ts"),
+      context.backendUrl,
+    ]);
+    const url = `${(await child.waitForOutput(listening))[1]}/mcp`;
+    const headers = modernHeaders("getPet");
+    const running = onRequest(
+      child,
+      { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID, "getPet", true) },
+      () => checkPet(postJson(url, headers, toolCallBody(1, PET_ID, "getPet", true)).then((r) => r.json)),
+    );
+    return profileDir ? { ...running, profileDir } : running;
+  },
+};
+
+/** The real gateway (`gateway/src/main.ts`) serving `expositionId` from the control plane, fresh cache. */
+export async function startAtriumGateway(
+  context: BenchContext,
+  options: { id: string; role: string; expectedExpositions: number; readyTimeoutMs?: number; nodeArgs?: string[] },
+): Promise<{ child: Child; url: string; readyMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = startPinned(
+    `gateway ${options.id}`,
+    CONTESTANT_CORE,
+    [...context.gatewayNodeArgs, ...(options.nodeArgs ?? []), "gateway/src/main.ts"],
+    {
+      ATRIUM_CONTROL_PLANE_URL: context.controlPlaneUrl,
+      ATRIUM_CONTROL_PLANE_TOKEN: context.gatewayToken,
+      ATRIUM_GATEWAY_ID: options.id,
+      ATRIUM_GATEWAY_HOST: "127.0.0.1",
+      ATRIUM_GATEWAY_PORT: String(port),
+      ATRIUM_GATEWAY_FQDNS: `127.0.0.1:${port}`,
+      ATRIUM_GATEWAY_LABELS: `role=${options.role}`,
+      ATRIUM_GATEWAY_CACHE_DIR: join(context.scratchDir, `cache-${options.id}`),
+      ATRIUM_GATEWAY_SESSION_KEY: Buffer.alloc(32, 9).toString("base64"),
+      ATRIUM_LOG_LEVEL: "warn",
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntil(
+    async () => {
+      const response = await request(`${url}/q/health/ready`);
+      const health = (await response.body.json()) as { status?: string; expositions?: number };
+      return health.status === "UP" && (health.expositions ?? 0) >= options.expectedExpositions;
+    },
+    `gateway ${options.id} ready with ${options.expectedExpositions} exposition(s); output:\n${child.output()}`,
+    options.readyTimeoutMs ?? 30_000,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${child.output()}`);
+  });
+  return { child, url, readyMs: performance.now() - started };
+}
+
+export function atrium(
+  name: string,
+  exposition: { id: string; apiKey?: string | undefined; gatewayId: string; role: string },
+): Contestant {
+  return {
+    name,
+    description: exposition.apiKey
+      ? "The gateway (`gateway/src/main.ts`, fed by a control plane), MCP 2026-07-28 stateless tools/call, an Exposition whose plan has an API key (`x-atrium-key`)."
+      : "The gateway (`gateway/src/main.ts`, fed by a control plane), MCP 2026-07-28 stateless tools/call, an Exposition without client auth.",
+    start: async (context) => {
+      const profileDir = context.profileDir && join(context.profileDir, exposition.gatewayId);
+      const gateway = await startAtriumGateway(context, {
+        id: exposition.gatewayId,
+        role: exposition.role,
+        expectedExpositions: 1,
+        nodeArgs: profilerArgs(profileDir),
+      });
+      const url = `${gateway.url}/mcp/${exposition.id}`;
+      const headers = modernHeaders("getPet", exposition.apiKey);
+      const running = onRequest(
+        gateway.child,
+        { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID, "getPet", true) },
+        () => checkPet(postJson(url, headers, toolCallBody(1, PET_ID, "getPet", true)).then((r) => r.json)),
+      );
+      return profileDir ? { ...running, profileDir } : running;
+    },
+  };
+}
+
+export const officialSdk: Contestant = {
+  name: "official SDK",
+  description:
+    "`@modelcontextprotocol/sdk` 1.32.2: McpServer + StreamableHTTPServerTransport, stateful, one session, `enableJsonResponse: true`, tool calls the backend with undici (sdk-server.ts). 2025-11-25 session protocol.",
+  start: async (context) => {
+    const child = startPinned("official SDK server", CONTESTANT_CORE, [
+      join(here, "sdk-server.ts"),
+      context.backendUrl,
+    ]);
+    const url = (await child.waitForOutput(listening))[1] ?? "";
+    const { sessionId, protocolVersion } = await openLegacySession(url);
+    const headers = {
+      "content-type": "application/json",
+      accept: ACCEPT,
+      "mcp-session-id": sessionId,
+      "mcp-protocol-version": protocolVersion,
+    };
+    return onRequest(child, { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID) }, () =>
+      checkPet(postJson(url, headers, toolCallBody(1, PET_ID)).then((r) => r.json)),
+    );
+  },
+};
+
+export const ivotoby: Contestant = {
+  name: "@ivotoby/openapi-mcp-server",
+  description:
+    "`@ivotoby/openapi-mcp-server` 1.16.1 CLI, `--transport http`, the same OpenAPI document. One 2025 session; tools/call POSTs get 202 and the result arrives on the session's GET stream, so it is driven by a closed loop (POST, await the result on the stream) instead of autocannon.",
+  start: async (context) => {
+    const { child, url, tool } = await startIvotobyServer(context, "@ivotoby/openapi-mcp-server");
+    const session = await StreamAnsweredSession.open(url, 64);
+    let nextId = 1;
+    const call = async () => {
+      const id = nextId++;
+      return session.call(id, toolCallBody(id, PET_ID, tool));
+    };
+    return {
+      child,
+      verify: () => checkPet(call()),
+      load: (options) =>
+        closedLoopLoad(async () => {
+          await call();
+        }, options),
+      close: async () => {
+        await session.close();
+        await child.stop();
+      },
+    };
+  },
+};
+
+/** @ivotoby/openapi-mcp-server's CLI over HTTP, serving the pets document; `tool` is its name for getPet. */
+export async function startIvotobyServer(
+  context: BenchContext,
+  name: string,
+): Promise<{ child: Child; url: string; tool: string }> {
+  const specFile = join(context.scratchDir, "ivotoby-openapi.json");
+  writeFileSync(specFile, JSON.stringify(petsOpenApi()));
+  const port = await freePort();
+  const cli = join(dirname(fileURLToPath(import.meta.resolve("@ivotoby/openapi-mcp-server"))), "cli.js");
+  const child = startPinned(name, CONTESTANT_CORE, [
+    cli,
+    "--api-base-url",
+    context.backendUrl,
+    "--openapi-spec",
+    specFile,
+    "--transport",
+    "http",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--verbose",
+    "false",
+  ]);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await waitUntil(async () => {
+    const response = await request(`http://127.0.0.1:${port}/health`);
+    await response.body.dump();
+    return response.statusCode === 200;
+  }, `${name} listening`).catch((error: Error) => {
+    throw new Error(`${error.message}\n${child.output()}`);
+  });
+  return { child, url, tool: await ivotobyToolName(url) };
+}
+
+/** The name it gave `GET /pets/{petId}` (it derives names from method and path, not operationId). */
+async function ivotobyToolName(url: string): Promise<string> {
+  const { sessionId, protocolVersion } = await openLegacySession(url);
+  const listed = await postJson(
+    url,
+    {
+      "content-type": "application/json",
+      accept: ACCEPT,
+      "mcp-session-id": sessionId,
+      "mcp-protocol-version": protocolVersion,
+    },
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  );
+  const tools = (listed.json as { result?: { tools?: { name: string }[] } }).result?.tools ?? [];
+  const tool = tools.find((t) => /pet/i.test(t.name));
+  if (!tool) throw new Error(`no pet tool in ${JSON.stringify(tools.map((t) => t.name))}`);
+  return tool.name;
+}

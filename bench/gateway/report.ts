@@ -1,0 +1,235 @@
+/**
+ * The gateway benchmark's report: the hot-path table, the ratios against the targets and the
+ * scale results, as markdown — printed, written to bench/results/gateway-<date>.md, and put
+ * between the markers of docs/performance.md.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, release } from "node:os";
+import { type LoadResult, median } from "./load.ts";
+import { REPO_ROOT } from "./processes.ts";
+import type { ScaleResults } from "./scale.ts";
+
+export const TARGETS = {
+  throughputVsPassThrough: 0.8,
+  throughputVsBestPeer: 5,
+  cpuVsPassThrough: 1.25,
+  addedP50OverPassThroughMs: 0.2,
+  toolsListMs: 20,
+  expositionsRssMb: 300,
+};
+
+export interface ContestantResult {
+  name: string;
+  description: string;
+  kind: "direct" | "pass-through" | "atrium" | "peer";
+  /** Set when it could not be measured; the other fields are then NaN. */
+  failure?: string;
+  /** Throughput over all rounds; `perSecond` is the median round's. */
+  throughput: LoadResult | undefined;
+  /** req/s of each round, in round order (rounds interleave the contestants). */
+  roundsPerSecond: number[];
+  latency: LoadResult | undefined;
+  cpuMicrosPerCall: number;
+  /** Busy share (0..1) of each core during the throughput run: the contestant's core should be the one at 100 %. */
+  coresBusy: number[];
+  /** Cores' worth of CPU used by processes outside the benchmark during its throughput runs (median round). */
+  othersBusy: number;
+  /** Runs repeated because other processes loaded the machine (see hot-path.ts). */
+  repeatedRuns: number;
+  /** Resident memory once started and checked, before any load. */
+  idleRssMb: number;
+  /** Resident memory right after the throughput run. */
+  rssMb: number;
+  /** Markdown summary of its CPU profile over the throughput run (profiled runs only). */
+  profile?: string;
+}
+
+export interface RunSettings {
+  date: string;
+  /** Extra node flags the Atrium gateways ran with (what-if runs). */
+  gatewayNodeArgs: string[];
+  rounds: number;
+  seconds: number;
+  latencySeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  quick: boolean;
+}
+
+const fixed = (value: number | undefined, digits: number) =>
+  value === undefined || !Number.isFinite(value) ? "n/a" : value.toFixed(digits);
+const thousands = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? "n/a" : Math.round(value).toLocaleString("en-US");
+
+/** The commit measured, and whether the gateway or control plane had uncommitted changes. */
+export function revision(): string {
+  try {
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+    const dirty = git("status", "--porcelain", "--", "gateway", "control-plane", "crds") !== "";
+    return `commit ${git("rev-parse", "--short", "HEAD")}${dirty ? " with uncommitted changes in gateway/, control-plane/ or crds/" : ""}`;
+  } catch {
+    return "an unknown commit";
+  }
+}
+
+export function machine(): string {
+  const cores = cpus();
+  return `${cores.length} cores (${cores[0]?.model.trim() ?? "unknown CPU"}), Linux ${release()}, Node ${process.version}`;
+}
+
+/** Core 1 (load generator + backend) this busy means the harness, not the contestant, may have set the pace. */
+const HARNESS_BOUND_BUSY = 0.9;
+
+export function hotPathTable(results: ContestantResult[], settings: RunSettings): string {
+  const direct = results.find((r) => r.kind === "direct")?.latency?.p50Ms;
+  const header = [
+    `| contestant | req/s (${settings.connections} conn), median round (min–max) | p50 ms (1 conn) | p99 ms (1 conn) | added p50 vs direct (ms) | CPU µs/call | core 0 / core 1 busy (other processes) | RSS MB idle / loaded | non-2xx | errors |`,
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  const rows = results.map((r) => {
+    if (r.failure) return `| ${r.name} | failed: ${r.failure.split("\n")[0]?.slice(0, 200)} | | | | | | | | |`;
+    const added = r.kind === "direct" || direct === undefined ? undefined : (r.latency?.p50Ms ?? Number.NaN) - direct;
+    const non2xx = (r.throughput?.non2xx ?? 0) + (r.latency?.non2xx ?? 0);
+    const errors = (r.throughput?.errors ?? 0) + (r.latency?.errors ?? 0);
+    const spread =
+      r.roundsPerSecond.length > 1
+        ? ` (${thousands(Math.min(...r.roundsPerSecond))}–${thousands(Math.max(...r.roundsPerSecond))})`
+        : "";
+    const harnessBound = (r.coresBusy[1] ?? 0) >= HARNESS_BOUND_BUSY ? " ‡" : "";
+    const cores = `${r.coresBusy.map((busy) => `${Math.round(busy * 100)} %`).join(" / ")} (${fixed(r.othersBusy * 100, 0)} %)`;
+    return `| ${r.name} | ${thousands(r.throughput?.perSecond)}${spread}${harnessBound} | ${fixed(r.latency?.p50Ms, 3)} | ${fixed(r.latency?.p99Ms, 3)} | ${r.kind === "direct" ? "—" : fixed(added, 3)} | ${thousands(r.cpuMicrosPerCall)} | ${cores} | ${fixed(r.idleRssMb, 0)} / ${fixed(r.rssMb, 0)} | ${non2xx} | ${errors} |`;
+  });
+  const footnote = results.some((r) => !r.failure && (r.coresBusy[1] ?? 0) >= HARNESS_BOUND_BUSY)
+    ? `\n\n‡ core 1 (load generator and backend) was ≥ ${HARNESS_BOUND_BUSY * 100} % busy: this throughput is bounded by the harness at least as much as by the contestant; its CPU µs per call is the better measure of its cost.`
+    : "";
+  const repeated = results.filter((r) => r.repeatedRuns > 0);
+  const repeats = repeated.length
+    ? `\n\nRuns repeated because other processes used more than 10 % of a core meanwhile: ${repeated.map((r) => `${r.name} ${r.repeatedRuns}`).join(", ")}.`
+    : "";
+  return [...header, ...rows].join("\n") + footnote + repeats;
+}
+
+const verdict = (met: boolean) => (met ? "met" : "MISSED");
+
+/** Median over rounds of atrium's req/s divided by the other's in the same round. */
+function roundRatio(atrium: ContestantResult, other: (round: number) => number): number {
+  return median(atrium.roundsPerSecond.map((rps, round) => rps / other(round)));
+}
+
+/** One line per target; `missed` counts the targets not met (n/a counts as missed). */
+export function ratioLines(results: ContestantResult[]): { lines: string[]; missed: number } {
+  const measured = results.filter((r) => !r.failure);
+  const passThrough = measured.find((r) => r.kind === "pass-through");
+  const peers = measured.filter((r) => r.kind === "peer");
+  const bestPeer = peers.reduce<ContestantResult | undefined>(
+    (best, r) => ((r.throughput?.perSecond ?? 0) > (best?.throughput?.perSecond ?? 0) ? r : best),
+    undefined,
+  );
+  const lines: string[] = [];
+  let missed = 0;
+  for (const atrium of results.filter((r) => r.kind === "atrium")) {
+    const vsPassThrough = roundRatio(atrium, (round) => passThrough?.roundsPerSecond[round] ?? Number.NaN);
+    // The best peer of each round (peers are close to each other only in theory).
+    const vsPeer = roundRatio(atrium, (round) => Math.max(...peers.map((p) => p.roundsPerSecond[round] ?? 0)));
+    const cpu = atrium.cpuMicrosPerCall / (passThrough?.cpuMicrosPerCall ?? Number.NaN);
+    const added = (atrium.latency?.p50Ms ?? Number.NaN) - (passThrough?.latency?.p50Ms ?? Number.NaN);
+    const checks: [string, boolean][] = [
+      [
+        `${atrium.name}: throughput / pass-through = ${fixed(vsPassThrough, 2)} (target ≥ ${TARGETS.throughputVsPassThrough}: ${verdict(vsPassThrough >= TARGETS.throughputVsPassThrough)})`,
+        vsPassThrough >= TARGETS.throughputVsPassThrough,
+      ],
+      [
+        `${atrium.name}: throughput / best peer (${bestPeer?.name ?? "none"}) = ${fixed(vsPeer, 2)} (target ≥ ${TARGETS.throughputVsBestPeer}: ${verdict(vsPeer >= TARGETS.throughputVsBestPeer)})`,
+        vsPeer >= TARGETS.throughputVsBestPeer,
+      ],
+      [
+        `${atrium.name}: CPU per call / pass-through = ${fixed(cpu, 2)} (target ≤ ${TARGETS.cpuVsPassThrough}: ${verdict(cpu <= TARGETS.cpuVsPassThrough)})`,
+        cpu <= TARGETS.cpuVsPassThrough,
+      ],
+      [
+        `${atrium.name}: added p50 over pass-through = ${fixed(added, 3)} ms (target ≤ ${TARGETS.addedP50OverPassThroughMs} ms: ${verdict(added <= TARGETS.addedP50OverPassThroughMs)})`,
+        added <= TARGETS.addedP50OverPassThroughMs,
+      ],
+    ];
+    for (const [line, met] of checks) {
+      lines.push(line);
+      if (!met) missed += 1;
+    }
+  }
+  return { lines, missed };
+}
+
+export function scaleSection(scale: ScaleResults): { markdown: string; missed: number } {
+  const { toolsList, expositions, sessions } = scale;
+  const toolsMet = toolsList.p99Ms < TARGETS.toolsListMs;
+  const rssMet = expositions.rssMb < TARGETS.expositionsRssMb;
+  const atriumSessions = sessions.find((s) => s.server.startsWith("atrium"));
+  const sessionsMet = atriumSessions !== undefined && atriumSessions.crossed === 0 && atriumSessions.failed === 0;
+  const rows = [
+    "| check | result | target |",
+    "|---|---|---|",
+    `| tools/list, ${thousands(toolsList.tools)} tools (${toolsList.requests} sequential requests, ${fixed(toolsList.responseBytes / 1024 / 1024, 2)} MB answer) | p50 ${fixed(toolsList.p50Ms, 2)} ms, p99 ${fixed(toolsList.p99Ms, 2)} ms (other processes: ${fixed(toolsList.othersBusy * 100, 0)} % of a core) | p99 < ${TARGETS.toolsListMs} ms: ${verdict(toolsMet)} |`,
+    `| … the same answer from a bare node:http server (the floor for those bytes) | p50 ${fixed(toolsList.floorP50Ms, 2)} ms, p99 ${fixed(toolsList.floorP99Ms, 2)} ms (other processes: ${fixed(toolsList.floorOthersBusy * 100, 0)} %) | — |`,
+    `| … its import through the REST API / gateway start to ready / gateway RSS (live heap after GC) | ${thousands(toolsList.importMs)} ms / ${thousands(toolsList.gatewayReadyMs)} ms / ${fixed(toolsList.rssMb, 0)} MB (${fixed(toolsList.heap.heapUsedMb, 0)} MB) | — |`,
+    `| gateway RSS with ${thousands(expositions.expositions)} Expositions loaded (peak) | ${fixed(expositions.rssMb, 0)} MB (${fixed(expositions.peakRssMb, 0)} MB) | < ${TARGETS.expositionsRssMb} MB: ${verdict(rssMet)} |`,
+    `| … after a full GC: RSS / live heap / V8 young generation | ${fixed(expositions.heap.rssMb, 0)} MB / ${fixed(expositions.heap.heapUsedMb, 0)} MB / ${fixed(expositions.heap.newSpaceMb, 0)} MB | — |`,
+    `| … creating them through the REST API / gateway start to ready with all of them | ${thousands(expositions.createMs)} ms / ${thousands(expositions.gatewayReadyMs)} ms | — |`,
+    ...sessions.map(
+      (s) =>
+        `| sessions never cross: ${s.server}, ${s.sessions} concurrent 2025 sessions × ${s.rounds} rounds, every call JSON-RPC id 1 | ${s.crossed} of ${s.calls} answers carried another session's pet, ${s.failed} failed | 0 crossed${s.server.startsWith("atrium") ? `, 0 failed: ${verdict(sessionsMet)}` : " (peer, for comparison)"} |`,
+    ),
+  ];
+  return { markdown: rows.join("\n"), missed: [toolsMet, rssMet, sessionsMet].filter((met) => !met).length };
+}
+
+export function fullReport(
+  results: ContestantResult[] | undefined,
+  scale: ScaleResults | undefined,
+  settings: RunSettings,
+): { markdown: string; missed: number } {
+  const parts = [
+    `Run ${settings.date} of ${revision()}, on ${machine()}${settings.quick ? " — QUICK (smoke) run, numbers not meaningful" : ""}${settings.gatewayNodeArgs.length ? ` — what-if: gateways ran with \`node ${settings.gatewayNodeArgs.join(" ")}\`` : ""}.`,
+  ];
+  let missed = 0;
+  if (results) {
+    const ratios = ratioLines(results);
+    missed += ratios.missed;
+    parts.push(
+      `### Hot path: getPet → GET /pets/{id}\n\nContestants pinned to core 0 (\`taskset -a -c 0\`), all started first; backend, control plane and load generator (autocannon) on core 1. After a ${settings.warmupSeconds} s warm-up each, ${settings.rounds} round(s): every contestant in turn (order rotated each round) for ${settings.seconds} s at ${settings.connections} connections, then each for ${settings.latencySeconds} s at 1 connection. req/s is the median round; throughput ratios are medians of per-round ratios; latency percentiles pool the 1-connection runs. CPU (user + system of the contestant's process, /proc/<pid>/stat) over all throughput rounds, per call; core busy shares from /proc/stat (median round); RSS before any load and after the last throughput round. A run during which other processes on the machine used more than 10 % of a core is repeated (at most 3 times, keeping the least disturbed); the share they used is in brackets.`,
+      hotPathTable(results, settings),
+      ratios.lines.map((line) => `- ${line}`).join("\n"),
+      `Contestants:\n\n${results.map((r) => `- **${r.name}**: ${r.description}`).join("\n")}`,
+    );
+    const profiles = results.flatMap((r) => (r.profile ? [r.profile] : []));
+    if (profiles.length > 0) {
+      parts.push(
+        "### CPU profiles of the throughput runs\n\nThese contestants ran under `node --cpu-prof`: their numbers in this run include the profiler's overhead. Shares are of the contestant's busy (non-idle) samples during the throughput run.",
+        ...profiles,
+      );
+    }
+  }
+  if (scale) {
+    const section = scaleSection(scale);
+    missed += section.missed;
+    parts.push("### Scale", section.markdown);
+    if (scale.toolsList.profile) parts.push(scale.toolsList.profile);
+  }
+  return { markdown: parts.join("\n\n"), missed };
+}
+
+export const DOC_BEGIN = "<!-- bench/gateway/run.ts: begin (generated, do not edit by hand) -->";
+export const DOC_END = "<!-- bench/gateway/run.ts: end -->";
+
+/** Replaces the generated block of `docPath` (between the markers), appending one if it has none. */
+export function updateDoc(docPath: string, markdown: string): void {
+  const block = `${DOC_BEGIN}\n\n${markdown}\n\n${DOC_END}`;
+  const text = existsSync(docPath) ? readFileSync(docPath, "utf8") : "# Performance\n";
+  const begin = text.indexOf(DOC_BEGIN);
+  const end = text.indexOf(DOC_END);
+  const next =
+    begin >= 0 && end > begin
+      ? `${text.slice(0, begin)}${block}${text.slice(end + DOC_END.length)}`
+      : `${text.trimEnd()}\n\n## Latest results\n\n${block}\n`;
+  writeFileSync(docPath, next);
+}

@@ -1,0 +1,171 @@
+/**
+ * What the gateway benchmark configures on the control plane, through its REST API: the
+ * OpenAPI documents (one `getPet` operation; or N generated operations for the tools/list
+ * scale check), and Services, Configuration Plans, Gateway Groups and Expositions. Each
+ * scenario gets its own gateway group selecting `role=<scenario>`, so a gateway started with
+ * that label serves that scenario's Expositions and nothing else.
+ */
+import { type ApiClient, TEST_ADMIN } from "@atrium/control-plane/testing";
+
+/** One operation, `getPet` → `GET /pets/{petId}`: the tool every contestant serves. */
+export function petsOpenApi(): Record<string, unknown> {
+  return {
+    openapi: "3.0.3",
+    info: { title: "Bench pets", version: "1.0.0" },
+    paths: {
+      "/pets/{petId}": {
+        get: {
+          operationId: "getPet",
+          summary: "Get a pet",
+          parameters: [{ name: "petId", in: "path", required: true, schema: { type: "integer" } }],
+          responses: {
+            "200": {
+              description: "pet",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } },
+            },
+            "404": { description: "no such pet" },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Pet: {
+          type: "object",
+          required: ["name"],
+          properties: { id: { type: "integer" }, name: { type: "string" }, status: { type: "string" } },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * `count` operations shaped like real ones (a path parameter, two query parameters, a
+ * description, a shared response schema), so tools/list carries realistic input schemas.
+ */
+export function manyOperationsOpenApi(count: number): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    paths[`/resources${i}/{itemId}`] = {
+      get: {
+        operationId: `getResource${i}Item`,
+        summary: `Get an item of resource ${i}`,
+        description: `Returns one item of resource collection ${i}, optionally expanded.`,
+        parameters: [
+          { name: "itemId", in: "path", required: true, schema: { type: "integer" } },
+          { name: "expand", in: "query", schema: { type: "boolean" } },
+          { name: "fields", in: "query", schema: { type: "string", maxLength: 200 } },
+        ],
+        responses: {
+          "200": {
+            description: "the item",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Item" } } },
+          },
+        },
+      },
+    };
+  }
+  return {
+    openapi: "3.0.3",
+    info: { title: `Bench ${count} operations`, version: "1.0.0" },
+    paths,
+    components: {
+      schemas: {
+        Item: {
+          type: "object",
+          properties: {
+            id: { type: "integer" },
+            name: { type: "string" },
+            tags: { type: "array", items: { type: "string" } },
+          },
+        },
+      },
+    },
+  };
+}
+
+export async function login(api: ApiClient): Promise<ApiClient> {
+  return api.login(TEST_ADMIN);
+}
+
+/** `call`, failing loudly on anything but the expected status. */
+async function expectStatus(
+  admin: ApiClient,
+  method: string,
+  path: string,
+  body: unknown,
+  status: number,
+  // biome-ignore lint/suspicious/noExplicitAny: REST answers are read field by field
+): Promise<any> {
+  const response = await admin.call(method, path, body);
+  if (response.status !== status) {
+    throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(response.body).slice(0, 2000)}`);
+  }
+  return response.body;
+}
+
+export async function createService(admin: ApiClient, name: string, openapi: Record<string, unknown>) {
+  const service = await expectStatus(
+    admin,
+    "POST",
+    "/api/v1/services",
+    { name, version: "1", openapi: { inline: JSON.stringify(openapi) } },
+    201,
+  );
+  return service.id as string;
+}
+
+export async function createPlan(
+  admin: ApiClient,
+  options: { name: string; serviceId: string; backendUrl: string; apiKey: boolean },
+): Promise<{ id: string; apiKey: string | undefined }> {
+  const plan = await expectStatus(
+    admin,
+    "POST",
+    "/api/v1/configuration-plans",
+    {
+      name: options.name,
+      serviceId: options.serviceId,
+      backendEndpoint: options.backendUrl,
+      apiKey: options.apiKey,
+      backendTimeoutMs: 5_000,
+    },
+    201,
+  );
+  return { id: plan.id, apiKey: plan.apiKey };
+}
+
+/** A gateway group selecting gateways labelled `role=<role>`. */
+export async function createGroup(admin: ApiClient, role: string): Promise<number> {
+  const group = await expectStatus(admin, "POST", "/api/v1/gateway-groups", { name: role, labels: { role } }, 201);
+  return group.id as number;
+}
+
+export async function createExposition(
+  admin: ApiClient,
+  name: string,
+  planId: string,
+  groupId: number,
+): Promise<string> {
+  const exposition = await expectStatus(
+    admin,
+    "POST",
+    "/api/v1/expositions",
+    { name, configurationPlanId: planId, gatewayGroupId: groupId },
+    201,
+  );
+  return exposition.id as string;
+}
+
+/** The API token gateways register with. */
+export async function createGatewayToken(admin: ApiClient): Promise<string> {
+  const token = await expectStatus(
+    admin,
+    "POST",
+    "/api/v1/api-tokens",
+    { name: "bench-gateways", validityDays: 1 },
+    201,
+  );
+  return token.token as string;
+}
