@@ -3,41 +3,12 @@
  * `openssl` CLI that issues serving certificates for 127.0.0.1, and a folder laid out like a
  * mounted Kubernetes Secret, updated the way the kubelet does it (a `..data` symlink swap).
  */
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { connect } from "node:tls";
-import { promisify } from "node:util";
+import { createTestCa as createKubeTestCa } from "@atrium/kube-testenv";
 import { CERT_FILE, KEY_FILE } from "./tls.ts";
-
-const run = promisify(execFile);
-
-// Our own config rather than the system openssl.cnf, whose defaults differ between distributions.
-const OPENSSL_CONFIG = `[req]
-distinguished_name = dn
-prompt = no
-[dn]
-CN = placeholder
-[test_ca]
-basicConstraints = critical,CA:true
-keyUsage = critical,keyCertSign,cRLSign
-subjectKeyIdentifier = hash
-[serving]
-basicConstraints = critical,CA:false
-keyUsage = critical,digitalSignature
-extendedKeyUsage = serverAuth
-subjectAltName = IP:127.0.0.1,DNS:localhost
-authorityKeyIdentifier = keyid
-`;
-
-async function openssl(args: string[]): Promise<void> {
-  try {
-    await run("openssl", args);
-  } catch (error) {
-    throw new Error(`openssl ${args[0]} failed: ${(error as { stderr?: string }).stderr || String(error)}`);
-  }
-}
 
 export interface PemPair {
   cert: string;
@@ -50,44 +21,15 @@ export interface TestCa {
   issueServingCert(): Promise<PemPair>;
 }
 
-/** Makes a CA in `dir` (which must exist); EC P-256 keys, valid two days. */
+/** A CA in `dir` (which must exist), from the test cluster's PKI helper; certificates as PEM text. */
 export async function createTestCa(dir: string): Promise<TestCa> {
-  const config = join(dir, "openssl.cnf");
-  const caKey = join(dir, "ca.key");
-  const caCert = join(dir, "ca.crt");
-  await writeFile(config, OPENSSL_CONFIG);
-  const ecKey = (path: string) =>
-    openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path]);
-  await ecKey(caKey);
-  await openssl([
-    ...["req", "-config", config, "-x509", "-new", "-key", caKey, "-subj", "/CN=atrium-webhook-test-ca"],
-    ...["-days", "2", "-extensions", "test_ca", "-out", caCert],
-  ]);
+  const ca = await createKubeTestCa(dir, "atrium-webhook-test-ca");
   let issued = 0;
   return {
-    caPem: await readFile(caCert, "utf8"),
+    caPem: ca.caPem,
     async issueServingCert() {
-      const base = join(dir, `serving-${++issued}`);
-      await ecKey(`${base}.key`);
-      // CSR then `x509 -req` (not `req -CA`, which is OpenSSL 3 only) so LibreSSL on macOS works too.
-      await openssl([
-        "req",
-        "-config",
-        config,
-        "-new",
-        "-key",
-        `${base}.key`,
-        "-subj",
-        "/CN=atrium-webhook",
-        "-out",
-        `${base}.csr`,
-      ]);
-      await openssl([
-        ...["x509", "-req", "-in", `${base}.csr`, "-CA", caCert, "-CAkey", caKey, "-days", "2"],
-        ...["-set_serial", `0x${randomBytes(16).toString("hex")}`],
-        ...["-extfile", config, "-extensions", "serving", "-out", `${base}.crt`],
-      ]);
-      return { cert: await readFile(`${base}.crt`, "utf8"), key: await readFile(`${base}.key`, "utf8") };
+      const files = await ca.issueServingCert(`serving-${++issued}`, "atrium-webhook");
+      return { cert: await readFile(files.cert, "utf8"), key: await readFile(files.key, "utf8") };
     },
   };
 }

@@ -57,74 +57,67 @@ async function ecKey(path: string): Promise<void> {
   await openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path]);
 }
 
+export interface PemFiles {
+  cert: string;
+  key: string;
+}
+
+export interface TestCa {
+  caCert: string;
+  caKey: string;
+  caPem: string;
+  /** A new key and a certificate for IP:127.0.0.1 / DNS:localhost with a random serial, as files in the CA's folder. */
+  issueServingCert(name: string, commonName?: string): Promise<PemFiles>;
+}
+
+/** A throwaway CA in `dir` (which must exist): EC P-256 keys, valid two days. */
+export async function createTestCa(dir: string, commonName = "atrium-test-ca"): Promise<TestCa> {
+  const config = join(dir, "openssl.cnf");
+  const caKey = join(dir, "ca.key");
+  const caCert = join(dir, "ca.crt");
+  await writeFile(config, OPENSSL_CONFIG);
+  await ecKey(caKey);
+  await openssl([
+    ...["req", "-config", config, "-x509", "-new", "-key", caKey, "-subj", `/CN=${commonName}`],
+    ...["-days", "2", "-extensions", "test_ca", "-out", caCert],
+  ]);
+  return {
+    caCert,
+    caKey,
+    caPem: await readFile(caCert, "utf8"),
+    async issueServingCert(name, subject = name) {
+      const cert = join(dir, `${name}.crt`);
+      const key = join(dir, `${name}.key`);
+      const csr = join(dir, `${name}.csr`);
+      await ecKey(key);
+      // CSR then `x509 -req` (not `req -CA`, which is OpenSSL 3 only) so LibreSSL on macOS works too.
+      await openssl(["req", "-config", config, "-new", "-key", key, "-subj", `/CN=${subject}`, "-out", csr]);
+      await openssl([
+        ...["x509", "-req", "-in", csr, "-CA", caCert, "-CAkey", caKey, "-days", "2"],
+        ...["-set_serial", `0x${randomBytes(16).toString("hex")}`],
+        ...["-extfile", config, "-extensions", "serving", "-out", cert],
+      ]);
+      return { cert, key };
+    },
+  };
+}
+
 /** Writes the test PKI into `dir` (which must exist). */
 export async function makeCerts(dir: string): Promise<TestCerts> {
   const file = (name: string) => join(dir, name);
-  const config = file("openssl.cnf");
-  await writeFile(config, OPENSSL_CONFIG);
-  const certs: TestCerts = {
-    caCert: file("ca.crt"),
-    caKey: file("ca.key"),
-    // kube-apiserver's --cert-dir looks for exactly these names.
-    servingCert: file("apiserver.crt"),
-    servingKey: file("apiserver.key"),
-    serviceAccountKey: file("service-account.key"),
-    serviceAccountPublicKey: file("service-account.pub"),
-    caPem: "",
+  const serviceAccountKey = file("service-account.key");
+  const serviceAccountPublicKey = file("service-account.pub");
+  const [ca] = await Promise.all([createTestCa(dir, "atrium-kube-testenv-ca"), ecKey(serviceAccountKey)]);
+  await openssl(["pkey", "-in", serviceAccountKey, "-pubout", "-out", serviceAccountPublicKey]);
+  // kube-apiserver's --cert-dir looks for exactly these names.
+  const serving = await ca.issueServingCert("apiserver", "kube-apiserver");
+  return {
+    caCert: ca.caCert,
+    caKey: ca.caKey,
+    servingCert: serving.cert,
+    servingKey: serving.key,
+    serviceAccountKey,
+    serviceAccountPublicKey,
+    caPem: ca.caPem,
   };
-  await Promise.all([ecKey(certs.caKey), ecKey(certs.servingKey), ecKey(certs.serviceAccountKey)]);
-  await openssl(["pkey", "-in", certs.serviceAccountKey, "-pubout", "-out", certs.serviceAccountPublicKey]);
-  await openssl([
-    "req",
-    "-config",
-    config,
-    "-x509",
-    "-new",
-    "-key",
-    certs.caKey,
-    "-subj",
-    "/CN=atrium-kube-testenv-ca",
-    "-days",
-    "2",
-    "-extensions",
-    "test_ca",
-    "-out",
-    certs.caCert,
-  ]);
-  // CSR then `x509 -req` (not `req -CA`, which is OpenSSL 3 only) so LibreSSL on macOS works too.
-  const csr = file("apiserver.csr");
-  await openssl([
-    "req",
-    "-config",
-    config,
-    "-new",
-    "-key",
-    certs.servingKey,
-    "-subj",
-    "/CN=kube-apiserver",
-    "-out",
-    csr,
-  ]);
-  await openssl([
-    "x509",
-    "-req",
-    "-in",
-    csr,
-    "-CA",
-    certs.caCert,
-    "-CAkey",
-    certs.caKey,
-    "-set_serial",
-    `0x${randomBytes(16).toString("hex")}`,
-    "-days",
-    "2",
-    "-extfile",
-    config,
-    "-extensions",
-    "serving",
-    "-out",
-    certs.servingCert,
-  ]);
-  certs.caPem = await readFile(certs.caCert, "utf8");
-  return certs;
 }

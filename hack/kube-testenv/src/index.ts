@@ -255,3 +255,5 @@ function kubeconfigJson(server: string, caPem: string, token: string): string {
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
+
+export { createTestCa, type PemFiles, type TestCa } from "./certs.ts";
