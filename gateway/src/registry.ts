@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { CompiledExposition } from "@atrium/control-plane/stream";
+import { SerializedResult } from "./mcp/protocol.ts";
 import { type CompiledTemplate, compileTemplates } from "./mcp/resources.ts";
 import { compileToolset } from "./tools/compile.ts";
 import { type BackendBase, parseBackendEndpoint } from "./tools/request.ts";
@@ -17,6 +18,8 @@ export interface ServedExposition {
   templates: CompiledTemplate[];
   /** The backend endpoint, parsed once. */
   backend: BackendBase;
+  /** Results that never change for this Exposition, serialized once (see SerializedResult). */
+  serialized: Map<string, SerializedResult>;
   /** SHA-256 of the client API key, as bytes; undefined when the endpoint needs none. */
   apiKeyHash: Buffer | undefined;
 }
@@ -28,6 +31,7 @@ export function serve(exposition: CompiledExposition): ServedExposition {
     templates: compileTemplates(exposition.resourceTemplates),
     backend: parseBackendEndpoint(exposition.plan.backendEndpoint),
     apiKeyHash: exposition.plan.apiKeyHash ? Buffer.from(exposition.plan.apiKeyHash, "hex") : undefined,
+    serialized: new Map(),
   };
 }
 
@@ -83,4 +87,14 @@ function index(served: ServedExposition[]): Maps {
     byPath.set(pathKey(entry.exposition.organization.name, entry.exposition.name), entry);
   }
   return { byId, byPath };
+}
+
+/** `build()`'s result for this Exposition, serialized on first use and reused after. */
+export function serializedOnce(served: ServedExposition, key: string, build: () => unknown): SerializedResult {
+  let result = served.serialized.get(key);
+  if (!result) {
+    result = new SerializedResult(JSON.stringify(build()));
+    served.serialized.set(key, result);
+  }
+  return result;
 }

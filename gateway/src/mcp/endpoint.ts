@@ -190,9 +190,9 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         }
         if (message.id === undefined) continue;
         try {
-          answers.push(
-            resultResponse(message.id as string, await handleLegacy(message as JsonRpcRequest, session, context)),
-          );
+          const answer = resultResponse(message.id, await handleLegacy(message as JsonRpcRequest, session, context));
+          // A batch is one JSON array: a pre-serialized answer goes back to being a value here.
+          answers.push(typeof answer === "string" ? JSON.parse(answer) : answer);
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           answers.push(errorResponse(message.id, error.code, error.message, error.data));

@@ -4,6 +4,7 @@
  * replica of the gateway group serves them.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import { serializedOnce } from "../registry.ts";
 import { type DispatchContext, dispatchShared } from "./dispatch.ts";
 import { SERVER_INFO } from "./modern.ts";
 import { ERROR, type JsonRpcRequest, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, McpError } from "./protocol.ts";
@@ -59,6 +60,9 @@ export async function handleLegacy(
 ): Promise<unknown> {
   // The gateway sends no log notifications; the level is accepted so clients need not special-case it.
   if (request.method === "ping" || request.method === "logging/setLevel") return {};
+  if (request.method === "tools/list" && request.params?.cursor === undefined) {
+    return serializedOnce(context.served, "legacy tools/list", () => ({ tools: context.served.toolset.tools }));
+  }
   const result = await dispatchShared(request.method, request.params ?? {}, {
     ...context,
     era: "legacy",

@@ -4,6 +4,7 @@
  * headers must agree with the body. Checks run in the order the conformance suite expects.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import { serializedOnce } from "../registry.ts";
 import { type DispatchContext, dispatchShared } from "./dispatch.ts";
 import { ERROR, type JsonRpcRequest, McpError, META, MODERN_VERSION, SUPPORTED_VERSIONS } from "./protocol.ts";
 
@@ -121,16 +122,20 @@ export async function handleModern(
   if (REMOVED.has(request.method)) {
     throw new McpError(ERROR.methodNotFound, `${request.method} does not exist in protocol ${MODERN_VERSION}`, 404);
   }
+  const frame = (result: unknown) => ({
+    ...(result as object),
+    resultType: "complete",
+    ...(LIST_METHODS.has(request.method) ? { ttlMs: LIST_TTL_MS, cacheScope } : {}),
+    _meta: serverMeta,
+  });
+  if (request.method === "tools/list" && params.cursor === undefined) {
+    return serializedOnce(context.served, "modern tools/list", () => frame({ tools: context.served.toolset.tools }));
+  }
   const result = await dispatchShared(request.method, params, {
     ...context,
     era: "modern",
     protocolVersion: MODERN_VERSION,
   });
   if (result === undefined) throw new McpError(ERROR.methodNotFound, `Method not found: ${request.method}`, 404);
-  return {
-    ...(result as object),
-    resultType: "complete",
-    ...(LIST_METHODS.has(request.method) ? { ttlMs: LIST_TTL_MS, cacheScope } : {}),
-    _meta: serverMeta,
-  };
+  return frame(result);
 }
