@@ -114,13 +114,11 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       backends: options.backends,
       maxResultBytes: options.maxResultBytes,
       onToolCall: (tool: string, status: number | string, seconds: number) => {
-        metrics.backendCalls.inc({ exposition: expositionLabel, tool, outcome: String(status) });
-        metrics.backendLatency.observe({ exposition: expositionLabel, tool }, seconds);
+        metrics.toolCall(expositionLabel, tool, String(status), seconds);
       },
     };
     const observe = (method: string, status: number) => {
-      metrics.requests.inc({ exposition: expositionLabel, method, status: String(status) });
-      metrics.latency.observe({ exposition: expositionLabel, method }, (performance.now() - started) / 1000);
+      metrics.request(expositionLabel, method, status, (performance.now() - started) / 1000);
     };
 
     if (Array.isArray(body)) return batch(body, request, reply, served, context, observe);
