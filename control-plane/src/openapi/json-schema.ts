@@ -16,6 +16,7 @@
  */
 import { schemasTooLarge } from "./errors.ts";
 import { childPointer } from "./json-pointer.ts";
+import { SINGLE_SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./json-schema-keywords.ts";
 import { copyJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "./plain-json.ts";
 
 export type SchemaDialect = "2.0" | "3.0" | "3.1";
@@ -35,22 +36,6 @@ export type SchemaConverter = {
   convert(schema: unknown, pointer: string): JsonObject;
 };
 
-const singleSubschemaKeywords = new Set([
-  "items",
-  "additionalProperties",
-  "not",
-  "contains",
-  "propertyNames",
-  "if",
-  "then",
-  "else",
-  "additionalItems",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-]);
-const subschemaListKeywords = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const subschemaMapKeywords = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
 /** Keywords that only describe; a schema made of these alone accepts every value. */
 const annotationKeywords = new Set([
   "title",
@@ -126,9 +111,9 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
         nullable ||= value === true;
         continue;
       }
-      if (singleSubschemaKeywords.has(keyword) || subschemaListKeywords.has(keyword)) {
+      if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword) || SUBSCHEMA_LIST_KEYWORDS.has(keyword)) {
         setOwn(out, keyword, convertNode(value, context, at));
-      } else if (subschemaMapKeywords.has(keyword) && isPlainObject(value)) {
+      } else if (SUBSCHEMA_MAP_KEYWORDS.has(keyword) && isPlainObject(value)) {
         const map: JsonObject = {};
         for (const [name, subschema] of Object.entries(value)) {
           setOwn(map, name, convertNode(subschema, context, childPointer(at, name)));

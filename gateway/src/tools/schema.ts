@@ -17,26 +17,16 @@
  * Keywords are only rewritten where a schema sits; property names and literal values (`enum`,
  * `const`, `default`, `examples`) are copied as they are.
  */
+
+import {
+  SINGLE_SUBSCHEMA_KEYWORDS,
+  SUBSCHEMA_LIST_KEYWORDS,
+  SUBSCHEMA_MAP_KEYWORDS,
+} from "@atrium/control-plane/json-schema";
 import type { JsonSchema } from "./mcp.ts";
 
 export type SchemaUse = "input" | "output";
 
-const singleSubschema = new Set([
-  "items",
-  "additionalProperties",
-  "not",
-  "contains",
-  "propertyNames",
-  "if",
-  "then",
-  "else",
-  "additionalItems",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-]);
-const subschemaList = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const subschemaMap = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
 const droppedKeywords = new Set(["$schema", "$id", "nullable", "xml", "externalDocs", "discriminator", "example"]);
 const jsonTypes = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 
@@ -62,14 +52,14 @@ function prepareNode(node: unknown, use: SchemaUse, patterns: boolean): JsonSche
   for (const [keyword, value] of Object.entries(node)) {
     if (value === undefined || droppedKeywords.has(keyword) || keyword.startsWith("x-")) continue;
     if (!patterns && (keyword === "pattern" || keyword === "patternProperties")) continue;
-    if (singleSubschema.has(keyword)) {
+    if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword)) {
       // `items` may still be a draft-07 tuple
       out[keyword] = Array.isArray(value)
         ? value.map((item) => prepareNode(item, use, patterns))
         : prepareNode(value, use, patterns);
-    } else if (subschemaList.has(keyword)) {
+    } else if (SUBSCHEMA_LIST_KEYWORDS.has(keyword)) {
       if (Array.isArray(value)) out[keyword] = value.map((item) => prepareNode(item, use, patterns));
-    } else if (subschemaMap.has(keyword)) {
+    } else if (SUBSCHEMA_MAP_KEYWORDS.has(keyword)) {
       if (!isPlainObject(value)) continue;
       const map: Record<string, unknown> = {};
       for (const [name, subschema] of Object.entries(value)) map[name] = prepareNode(subschema, use, patterns);
