@@ -4,7 +4,7 @@
  * of a response is read.
  */
 import type { CompiledExposition } from "@atrium/control-plane/stream";
-import { Pool, errors as undiciErrors } from "undici";
+import { type Dispatcher, Pool, errors as undiciErrors } from "undici";
 import { type BackendBase, type BackendRequest, joinBackendUrl } from "./tools/request.ts";
 import type { BackendResponse } from "./tools/result.ts";
 
@@ -61,7 +61,7 @@ export class Backends {
       else headers[secret.name.toLowerCase()] = text;
     }
     try {
-      const response = await this.pool(target.origin).request({
+      const response = await this.send(target.origin, {
         method: call.method as "GET",
         path,
         headers,
@@ -70,16 +70,24 @@ export class Backends {
         headersTimeout: plan.backendTimeoutMs,
         bodyTimeout: plan.backendTimeoutMs,
       });
-      const body = await readCapped(response.body, this.maxBodyBytes);
-      return { kind: "response", response: { status: response.statusCode, headers: response.headers, body } };
+      return { kind: "response", response };
     } catch (error) {
       if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
         return { kind: "timeout", ms: plan.backendTimeoutMs };
       }
-      if (error instanceof undiciErrors.UndiciError)
-        return { kind: "error", message: `The backend could not be reached: ${error.message}` };
       return { kind: "error", message: `The backend could not be reached: ${(error as Error).message}` };
     }
+  }
+
+  /**
+   * One request through the origin's pool, its body collected up to `maxBodyBytes`. undici's
+   * dispatch API rather than `request()`: no Readable stream and async iterator per response,
+   * which were most of the garbage a proxied call left behind.
+   */
+  private send(origin: string, options: Dispatcher.DispatchOptions): Promise<BackendResponse> {
+    return new Promise((resolve, reject) => {
+      this.pool(origin).dispatch(options, new CappedBodyHandler(this.maxBodyBytes, resolve, reject));
+    });
   }
 
   async close(): Promise<void> {
@@ -116,17 +124,58 @@ function applyHeaderPolicy(
   for (const [name, value] of Object.entries(policy.setRequestHeaders ?? {})) headers[name.toLowerCase()] = value;
 }
 
-/** Reads at most `max` bytes; the result mapping cuts (and marks) anything over its own limit. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= max) {
-      body.destroy();
-      return Buffer.concat(chunks).subarray(0, max);
-    }
+/** Collects a response: status, headers and at most `max` bytes of body (the rest is not read). */
+class CappedBodyHandler implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: BackendResponse["headers"] = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+  private readonly max: number;
+  private readonly resolve: (response: BackendResponse) => void;
+  private readonly reject: (error: Error) => void;
+
+  constructor(max: number, resolve: (response: BackendResponse) => void, reject: (error: Error) => void) {
+    this.max = max;
+    this.resolve = resolve;
+    this.reject = reject;
   }
-  return Buffer.concat(chunks, size);
+
+  onRequestStart() {}
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: BackendResponse["headers"]) {
+    this.status = status;
+    this.headers = headers;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer) {
+    if (this.settled) return;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    if (this.size < this.max) return;
+    this.finish(true);
+    controller.abort(new Error("response body over the gateway's read limit"));
+  }
+
+  onResponseEnd() {
+    this.finish(false);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error) {
+    if (this.settled) return; // our own abort after the cap
+    this.settled = true;
+    this.reject(error);
+  }
+
+  private finish(truncated: boolean) {
+    if (this.settled) return;
+    this.settled = true;
+    const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size);
+    this.resolve({
+      status: this.status,
+      headers: this.headers,
+      body: truncated ? body.subarray(0, this.max) : body,
+      ...(truncated ? { truncated } : {}),
+    });
+  }
 }

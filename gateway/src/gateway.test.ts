@@ -3,6 +3,8 @@
  * official MCP clients (v1 SDK for the 2025 versions, v2 client pinned to 2026-07-28 and in
  * auto mode) and by raw HTTP for everything a client must be refused.
  */
+
+import { gunzipSync } from "node:zlib";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -156,6 +158,39 @@ describe("tool calls", () => {
     expect(headers["x-request-id"]).toBe("req-77");
     expect(headers["x-secret-header"]).toBeUndefined();
     expect(headers["x-atrium-key"]).toBeUndefined();
+    // Allowed response headers travel in _meta, beside the server info the modern era adds.
+    expect(echoed.body.result._meta).toMatchObject({
+      "dev.atrium/headers": { "x-ratelimit-remaining": "42" },
+      "io.modelcontextprotocol/serverInfo": { name: "atrium-gateway" },
+    });
+  });
+});
+
+describe("tools/list", () => {
+  const list = (id: number | string, encoding?: string) =>
+    request(url, {
+      method: "POST",
+      headers: { ...modernHeaders("tools/list"), ...(encoding ? { "accept-encoding": encoding } : {}) },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: meta } }),
+    });
+
+  it("is gzip-encoded for clients that accept it, and the same answer either way", async () => {
+    const plain = await list(7);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toBe("accept-encoding");
+    const identity = JSON.parse(await plain.body.text());
+    expect(identity).toMatchObject({ jsonrpc: "2.0", id: 7, result: { resultType: "complete" } });
+    expect(identity.result.tools).toHaveLength(7);
+
+    const compressed = await list("req-ü", "br, gzip;q=0.9");
+    expect(compressed.headers["content-encoding"]).toBe("gzip");
+    const bytes = Buffer.from(await compressed.body.arrayBuffer());
+    expect(Number(compressed.headers["content-length"])).toBe(bytes.length);
+    expect(JSON.parse(gunzipSync(bytes).toString("utf8"))).toEqual({ ...identity, id: "req-ü" });
+
+    const refused = await list(8, "gzip;q=0, deflate");
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(await refused.body.text()).id).toBe(8);
   });
 });
 

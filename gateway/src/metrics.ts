@@ -1,62 +1,157 @@
 /**
  * Prometheus metrics at /q/metrics: MCP requests and their latency per exposition and method,
  * and backend outcomes per exposition and tool.
+ *
+ * Counters and histograms are our own few lines rather than prom-client's: an update here is one
+ * map lookup and a few additions, where prom-client hashes the label object on every update (four
+ * times per proxied call, a measurable share of it). The text exposition format (0.0.4) is
+ * rendered only when scraped.
  */
-import { Counter, Histogram, Registry } from "prom-client";
 
-export class GatewayMetrics {
-  readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: "atrium_mcp_requests_total",
-    help: "MCP requests by exposition, JSON-RPC method and HTTP status",
-    labelNames: ["exposition", "method", "status"] as const,
-    registers: [this.registry],
-  });
-  readonly latency = new Histogram({
-    name: "atrium_mcp_request_duration_seconds",
-    help: "Time to answer an MCP request, backend call included",
-    labelNames: ["exposition", "method"] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [this.registry],
-  });
-  readonly backendCalls = new Counter({
-    name: "atrium_backend_responses_total",
-    help: "Tool calls by exposition, tool and backend outcome (HTTP status, timeout, error, invalid)",
-    labelNames: ["exposition", "tool", "outcome"] as const,
-    registers: [this.registry],
-  });
-  readonly backendLatency = new Histogram({
-    name: "atrium_backend_duration_seconds",
-    help: "Time a tool call spent on its backend",
-    labelNames: ["exposition", "tool"] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [this.registry],
-  });
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-  // Label children bound once per label combination: prom-client otherwise hashes the label
-  // object on every update, a measurable share of a proxied call.
-  private readonly children = new Map<string, { inc(): void } | { observe(value: number): void }>();
+export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-  private child<T>(key: string, make: () => T): T {
-    let child = this.children.get(key) as T | undefined;
-    if (!child) {
-      child = make();
-      this.children.set(key, child as never);
-    }
-    return child;
+abstract class Family<S> {
+  /** Series by their label values joined with NUL, which no label value holds in practice. */
+  protected readonly series = new Map<string, { values: readonly string[]; state: S }>();
+
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly string[];
+
+  constructor(name: string, help: string, labelNames: readonly string[]) {
+    this.name = name;
+    this.help = help;
+    this.labelNames = labelNames;
   }
 
+  protected state(values: readonly string[]): S {
+    const key = values.join("\0");
+    let entry = this.series.get(key);
+    if (!entry) {
+      entry = { values, state: this.fresh() };
+      this.series.set(key, entry);
+    }
+    return entry.state;
+  }
+
+  protected abstract fresh(): S;
+  protected abstract lines(labels: string, state: S, out: string[]): void;
+  protected abstract readonly type: string;
+
+  render(out: string[]): void {
+    out.push(`# HELP ${this.name} ${this.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")}`);
+    out.push(`# TYPE ${this.name} ${this.type}`);
+    for (const { values, state } of this.series.values()) {
+      this.lines(
+        this.labelNames.map((name, index) => `${name}="${escapeLabel(values[index] ?? "")}"`).join(","),
+        state,
+        out,
+      );
+    }
+  }
+}
+
+export class CounterFamily extends Family<{ value: number }> {
+  protected readonly type = "counter";
+
+  inc(...values: string[]): void {
+    this.state(values).value++;
+  }
+
+  protected fresh() {
+    return { value: 0 };
+  }
+
+  protected lines(labels: string, state: { value: number }, out: string[]): void {
+    out.push(`${this.name}{${labels}} ${state.value}`);
+  }
+}
+
+interface HistogramState {
+  /** Observations per bucket, not cumulative; the last slot is above every bound (+Inf only). */
+  counts: Float64Array;
+  sum: number;
+  count: number;
+}
+
+export class HistogramFamily extends Family<HistogramState> {
+  protected readonly type = "histogram";
+  readonly buckets: readonly number[];
+
+  constructor(name: string, help: string, labelNames: readonly string[], buckets: readonly number[]) {
+    super(name, help, labelNames);
+    this.buckets = buckets;
+  }
+
+  observe(value: number, ...values: string[]): void {
+    const state = this.state(values);
+    let bucket = 0;
+    while (bucket < this.buckets.length && value > (this.buckets[bucket] as number)) bucket++;
+    (state.counts[bucket] as number)++;
+    state.sum += value;
+    state.count++;
+  }
+
+  protected fresh(): HistogramState {
+    return { counts: new Float64Array(this.buckets.length + 1), sum: 0, count: 0 };
+  }
+
+  protected lines(labels: string, state: HistogramState, out: string[]): void {
+    let cumulative = 0;
+    this.buckets.forEach((bound, index) => {
+      cumulative += state.counts[index] as number;
+      out.push(`${this.name}_bucket{${labels},le="${bound}"} ${cumulative}`);
+    });
+    out.push(`${this.name}_bucket{${labels},le="+Inf"} ${state.count}`);
+    out.push(`${this.name}_sum{${labels}} ${state.sum}`);
+    out.push(`${this.name}_count{${labels}} ${state.count}`);
+  }
+}
+
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+}
+
+export class GatewayMetrics {
+  readonly requests = new CounterFamily(
+    "atrium_mcp_requests_total",
+    "MCP requests by exposition, JSON-RPC method and HTTP status",
+    ["exposition", "method", "status"],
+  );
+  readonly latency = new HistogramFamily(
+    "atrium_mcp_request_duration_seconds",
+    "Time to answer an MCP request, backend call included",
+    ["exposition", "method"],
+    LATENCY_BUCKETS,
+  );
+  readonly backendCalls = new CounterFamily(
+    "atrium_backend_responses_total",
+    "Tool calls by exposition, tool and backend outcome (HTTP status, timeout, error, invalid)",
+    ["exposition", "tool", "outcome"],
+  );
+  readonly backendLatency = new HistogramFamily(
+    "atrium_backend_duration_seconds",
+    "Time a tool call spent on its backend",
+    ["exposition", "tool"],
+    LATENCY_BUCKETS,
+  );
+
   request(exposition: string, method: string, status: number, seconds: number): void {
-    this.child(`r\0${exposition}\0${method}\0${status}`, () =>
-      this.requests.labels(exposition, method, String(status)),
-    ).inc();
-    this.child(`l\0${exposition}\0${method}`, () => this.latency.labels(exposition, method)).observe(seconds);
+    this.requests.inc(exposition, method, String(status));
+    this.latency.observe(seconds, exposition, method);
   }
 
   toolCall(exposition: string, tool: string, outcome: string, seconds: number): void {
-    this.child(`b\0${exposition}\0${tool}\0${outcome}`, () =>
-      this.backendCalls.labels(exposition, tool, outcome),
-    ).inc();
-    this.child(`d\0${exposition}\0${tool}`, () => this.backendLatency.labels(exposition, tool)).observe(seconds);
+    this.backendCalls.inc(exposition, tool, outcome);
+    this.backendLatency.observe(seconds, exposition, tool);
+  }
+
+  /** The text exposition format. */
+  render(): string {
+    const out: string[] = [];
+    for (const family of [this.requests, this.latency, this.backendCalls, this.backendLatency]) family.render(out);
+    return `${out.join("\n")}\n`;
   }
 }

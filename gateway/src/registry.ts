@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import type { CompiledExposition } from "@atrium/control-plane/stream";
-import { SerializedResult } from "./mcp/protocol.ts";
 import { type CompiledTemplate, compileTemplates } from "./mcp/resources.ts";
+import { SerializedResult } from "./mcp/serialized.ts";
 import { compileToolset } from "./tools/compile.ts";
 import { type BackendBase, parseBackendEndpoint } from "./tools/request.ts";
 import type { Toolset } from "./tools/runtime.ts";
@@ -22,6 +22,12 @@ export interface ServedExposition {
   serialized: Map<string, SerializedResult>;
   /** SHA-256 of the client API key, as bytes; undefined when the endpoint needs none. */
   apiKeyHash: Buffer | undefined;
+  /**
+   * Client keys already found to match `apiKeyHash`: only the valid key ever gets here, so it
+   * holds one entry. A Set lookup hashes the presented key, so its timing tells nothing of how
+   * much of the valid key a wrong one shares.
+   */
+  verifiedKeys: Set<string>;
 }
 
 export function serve(exposition: CompiledExposition): ServedExposition {
@@ -32,6 +38,7 @@ export function serve(exposition: CompiledExposition): ServedExposition {
     backend: parseBackendEndpoint(exposition.plan.backendEndpoint),
     apiKeyHash: exposition.plan.apiKeyHash ? Buffer.from(exposition.plan.apiKeyHash, "hex") : undefined,
     serialized: new Map(),
+    verifiedKeys: new Set(),
   };
 }
 

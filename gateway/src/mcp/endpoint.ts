@@ -15,10 +15,12 @@ import {
   ERROR,
   errorResponse,
   isJsonRpcRequest,
+  type JsonRpcId,
   type JsonRpcRequest,
   McpError,
   resultResponse,
 } from "./protocol.ts";
+import { acceptsGzip, SerializedResult } from "./serialized.ts";
 import type { SessionSigner } from "./sessions.ts";
 
 export interface EndpointOptions {
@@ -56,7 +58,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, ERROR.invalidRequest, "Unsupported Content-Type: send application/json"],
     };
     const known = error.code ? map[error.code] : undefined;
-    if (!known) request.log.error({ err: error }, "MCP request failed");
+    if (!known) request.log.error({ err: error, reqId: request.id }, "MCP request failed");
     const [status, code, message] = known ?? [500, ERROR.internal, "Internal error"];
     send(reply, status, errorResponse(null, code, message));
   });
@@ -68,13 +70,20 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       : registry.byPath(params.organization ?? "", params.name ?? "");
   };
 
+  // Verdicts per Host/Origin value: a client sends the same few on every request, and parsing
+  // them as URLs each time showed in profiles. Bounded, so made-up values cannot grow it.
+  const hostVerdicts = new Map<string, boolean>();
   const hostAllowed = (value: string | undefined, isOrigin: boolean) => {
-    if (!options.allowedHosts || value === undefined) return true;
-    try {
-      return options.allowedHosts.has(new URL(isOrigin ? value : `http://${value}`).hostname.toLowerCase());
-    } catch {
-      return false;
+    const allowed = options.allowedHosts;
+    if (!allowed || value === undefined) return true;
+    const key = isOrigin ? value : `http://${value}`;
+    let verdict = hostVerdicts.get(key);
+    if (verdict === undefined) {
+      verdict = URL.canParse(key) && allowed.has(new URL(key).hostname.toLowerCase());
+      if (hostVerdicts.size >= 1_000) hostVerdicts.clear();
+      hostVerdicts.set(key, verdict);
     }
+    return verdict;
   };
 
   /** 403 for a foreign Host/Origin, 404 for an unknown exposition, 401 for a bad API key; undefined when allowed. */
@@ -90,7 +99,11 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     const key = request.headers["x-atrium-key"];
     if (typeof key !== "string" || key === "")
       return { status: 401, message: "Missing API key: send it in the x-atrium-key header" };
+    // A key seen valid for this Exposition is remembered (in its served form, which a renewal
+    // replaces), sparing a SHA-256 per call; a wrong key is hashed and compared every time.
+    if (served.verifiedKeys.has(key)) return undefined;
     if (!timingSafeEqual(sha256(key), served.apiKeyHash)) return { status: 401, message: "Invalid API key" };
+    served.verifiedKeys.add(key);
     return undefined;
   };
 
@@ -138,7 +151,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         const scope = served.apiKeyHash ? "private" : "public";
         const result = await handleModern(message, request.headers, context, scope);
         observe(message.method, 200);
-        return send(reply, 200, resultResponse(message.id, result));
+        return answer(request, reply, message.id, result);
       }
       if (message.method === "initialize") {
         if (message.id === undefined || message.id === null)
@@ -153,7 +166,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       if (message.id === undefined) return reply.status(202).send(); // notifications/initialized and friends
       const result = await handleLegacy(message, session, context);
       observe(message.method, 200);
-      return send(reply, 200, resultResponse(message.id, result));
+      return answer(request, reply, message.id, result);
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       observe(message.method, error.httpStatus);
@@ -188,9 +201,11 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         }
         if (message.id === undefined) continue;
         try {
-          const answer = resultResponse(message.id, await handleLegacy(message as JsonRpcRequest, session, context));
-          // A batch is one JSON array: a pre-serialized answer goes back to being a value here.
-          answers.push(typeof answer === "string" ? JSON.parse(answer) : answer);
+          const result = await handleLegacy(message as JsonRpcRequest, session, context);
+          // A batch is one JSON array: a pre-serialized result goes back to being a value here.
+          answers.push(
+            resultResponse(message.id, result instanceof SerializedResult ? JSON.parse(result.json) : result),
+          );
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           answers.push(errorResponse(message.id, error.code, error.message, error.data));
@@ -245,6 +260,24 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     app.delete(path, remove);
     app.get(path, get);
   }
+}
+
+/** A result answered with 200; a pre-serialized one is written as cached bytes, gzip-encoded when the client accepts it. */
+function answer(request: FastifyRequest, reply: FastifyReply, id: JsonRpcId, result: unknown) {
+  if (!(result instanceof SerializedResult)) return send(reply, 200, resultResponse(id, result));
+  const { chunks, length, gzip } = result.answer(id, acceptsGzip(request.headers["accept-encoding"]));
+  const headers: Record<string, string | number> = {
+    "content-type": "application/json",
+    "content-length": length,
+    vary: "accept-encoding",
+  };
+  if (gzip) headers["content-encoding"] = "gzip";
+  // Straight to the socket: fastify would copy megabytes into one string or buffer first.
+  reply.hijack();
+  reply.raw.writeHead(200, headers);
+  for (const chunk of chunks) reply.raw.write(chunk);
+  reply.raw.end();
+  return reply;
 }
 
 function isResponseOrNotificationLike(value: unknown): boolean {

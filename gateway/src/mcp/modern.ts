@@ -9,6 +9,7 @@ import { type DispatchContext, dispatchShared } from "./dispatch.ts";
 import { ERROR, type JsonRpcRequest, McpError, META, MODERN_VERSION, SUPPORTED_VERSIONS } from "./protocol.ts";
 
 export const SERVER_INFO = { name: "atrium-gateway", version: "0.1.0" };
+const SERVER_META = { [META.serverInfo]: SERVER_INFO };
 
 /** Lists are the same for everyone holding the endpoint's credential; clients may cache them this long. */
 const LIST_TTL_MS = 60_000;
@@ -26,7 +27,7 @@ const REMOVED = new Set(["initialize", "ping", "logging/setLevel", "notification
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const raw = headers[name];
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  const encoded = value ? /^=\?base64\?(.*)\?=$/.exec(value) : null;
+  const encoded = value?.startsWith("=?") ? /^=\?base64\?(.*)\?=$/.exec(value) : null;
   return encoded ? Buffer.from(encoded[1] ?? "", "base64").toString("utf8") : value;
 }
 
@@ -108,13 +109,12 @@ export async function handleModern(
   }
 
   const params = request.params ?? {};
-  const serverMeta = { [META.serverInfo]: SERVER_INFO };
   if (request.method === "server/discover") {
     return {
       resultType: "complete",
       supportedVersions: SUPPORTED_VERSIONS,
       capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
-      _meta: serverMeta,
+      _meta: SERVER_META,
       ttlMs: LIST_TTL_MS,
       cacheScope,
     };
@@ -122,14 +122,10 @@ export async function handleModern(
   if (REMOVED.has(request.method)) {
     throw new McpError(ERROR.methodNotFound, `${request.method} does not exist in protocol ${MODERN_VERSION}`, 404);
   }
-  const frame = (result: unknown) => ({
-    ...(result as object),
-    resultType: "complete",
-    ...(LIST_METHODS.has(request.method) ? { ttlMs: LIST_TTL_MS, cacheScope } : {}),
-    _meta: serverMeta,
-  });
   if (request.method === "tools/list" && params.cursor === undefined) {
-    return serializedOnce(context.served, "modern tools/list", () => frame({ tools: context.served.toolset.tools }));
+    return serializedOnce(context.served, "modern tools/list", () =>
+      frame(request.method, { tools: context.served.toolset.tools }, cacheScope),
+    );
   }
   const result = await dispatchShared(request.method, params, {
     ...context,
@@ -137,5 +133,18 @@ export async function handleModern(
     protocolVersion: MODERN_VERSION,
   });
   if (result === undefined) throw new McpError(ERROR.methodNotFound, `Method not found: ${request.method}`, 404);
-  return frame(result);
+  return frame(request.method, result as Record<string, unknown>, cacheScope);
+}
+
+/** A shared method's result in the modern era's frame: `resultType`, caching hints for lists, server info in `_meta`. */
+function frame(method: string, result: Record<string, unknown>, cacheScope: "public" | "private") {
+  const meta = result._meta as Record<string, unknown> | undefined;
+  const framed: Record<string, unknown> = { ...result, resultType: "complete" };
+  if (LIST_METHODS.has(method)) {
+    framed.ttlMs = LIST_TTL_MS;
+    framed.cacheScope = cacheScope;
+  }
+  // A result's own _meta (forwarded response headers) is kept beside the server info.
+  framed._meta = meta ? { ...meta, ...SERVER_META } : SERVER_META;
+  return framed;
 }

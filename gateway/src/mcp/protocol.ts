@@ -64,22 +64,7 @@ export function errorResponse(id: JsonRpcId | null | undefined, code: number, me
   };
 }
 
-/**
- * A result already serialized: large answers that never change for an Exposition (tools/list of
- * thousands of tools) are stringified once, not on every request.
- */
-export class SerializedResult {
-  readonly json: string;
-  constructor(json: string) {
-    this.json = json;
-  }
-}
-
 export function resultResponse(id: JsonRpcId, result: unknown) {
-  if (result instanceof SerializedResult) {
-    // Spliced as text, so the cached JSON is not parsed or stringified again.
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.json}}`;
-  }
   return { jsonrpc: "2.0" as const, id, result };
 }
 
