@@ -1,0 +1,84 @@
+/**
+ * The gateway's own counters and histograms against prom-client, the reference Node
+ * implementation: fed the same observations, both must expose the same samples.
+ */
+import { Counter, Histogram, Registry } from "prom-client";
+import { describe, expect, it } from "vitest";
+import { GatewayMetrics } from "./metrics.ts";
+
+/** `name{label="value",…} number` lines as a map from the name and its sorted labels to the number. */
+function samples(text: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match) throw new Error(`not a sample line: ${line}`);
+    const labels = [...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => `${l[1]}=${l[2]}`).sort();
+    found.set(`${match[1]}{${labels.join(",")}}`, Number(match[3]));
+  }
+  return found;
+}
+
+const observations: [string, string, number, number][] = [
+  ["expo-1", "tools/call", 200, 0.0004],
+  ["expo-1", "tools/call", 200, 0.003],
+  ["expo-1", "tools/call", 400, 0.001], // exactly on a bucket bound: counted in it
+  ["expo-1", "tools/list", 200, 42],
+  ['odd "name"\\with\nlines', "tools/call", 504, 0.2],
+];
+
+describe("GatewayMetrics", () => {
+  it("exposes the same samples as prom-client fed the same observations", () => {
+    const ours = new GatewayMetrics();
+    const registry = new Registry();
+    const buckets = [...ours.latency.buckets];
+    const requests = new Counter({
+      name: ours.requests.name,
+      help: "h",
+      labelNames: ["exposition", "method", "status"],
+      registers: [registry],
+    });
+    const latency = new Histogram({
+      name: ours.latency.name,
+      help: "h",
+      labelNames: ["exposition", "method"],
+      buckets,
+      registers: [registry],
+    });
+    const calls = new Counter({
+      name: ours.backendCalls.name,
+      help: "h",
+      labelNames: ["exposition", "tool", "outcome"],
+      registers: [registry],
+    });
+    const backend = new Histogram({
+      name: ours.backendLatency.name,
+      help: "h",
+      labelNames: ["exposition", "tool"],
+      buckets,
+      registers: [registry],
+    });
+    for (const [exposition, method, status, seconds] of observations) {
+      ours.request(exposition, method, status, seconds);
+      requests.inc({ exposition, method, status: String(status) });
+      latency.observe({ exposition, method }, seconds);
+      ours.toolCall(exposition, "getPet", String(status), seconds / 2);
+      calls.inc({ exposition, tool: "getPet", outcome: String(status) });
+      backend.observe({ exposition, tool: "getPet" }, seconds / 2);
+    }
+    return registry.metrics().then((reference) => {
+      const expected = samples(reference);
+      expect(expected.size).toBeGreaterThan(60);
+      expect(samples(ours.render())).toEqual(expected);
+    });
+  });
+
+  it("renders HELP and TYPE once per family, and escapes label values", () => {
+    const metrics = new GatewayMetrics();
+    metrics.request('a"b\\c\nd', "tools/call", 200, 0.01);
+    const text = metrics.render();
+    expect(text.match(/^# TYPE atrium_mcp_request_duration_seconds histogram$/gm)).toHaveLength(1);
+    expect(text).toContain('atrium_mcp_requests_total{exposition="a\\"b\\\\c\\nd",method="tools/call",status="200"} 1');
+    expect(text).toContain('le="+Inf"} 1');
+  });
+});
