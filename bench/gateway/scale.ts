@@ -11,7 +11,7 @@
  *   getPet for their own pet with the SAME JSON-RPC id (1); every answer must carry its own
  *   session's pet. The same check against @ivotoby/openapi-mcp-server, for comparison.
  */
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApiClient } from "@atrium/control-plane/testing";
 import { Pool } from "undici";
@@ -27,8 +27,17 @@ import {
   StreamAnsweredSession,
   toolCallBody,
 } from "./mcp.ts";
-import { type Child, CONTESTANT_CORE, memoryMb, othersCpu, processTimes, startPinned } from "./processes.ts";
+import {
+  type Child,
+  CONTESTANT_CORE,
+  HARNESS_CORE,
+  memoryMb,
+  othersCpu,
+  processTimes,
+  startPinned,
+} from "./processes.ts";
 import { monotonicMicros, profileMarkdown, summarizeCpuProfile } from "./profile.ts";
+import type { SequentialJob, SequentialResult } from "./sequential-client.ts";
 import {
   createExposition,
   createGroup,
@@ -67,6 +76,8 @@ export interface ToolsListResult {
   /** The same answer from a bare node:http server (static-json.ts): what the bytes alone cost. */
   floorP50Ms: number;
   floorP99Ms: number;
+  /** Asking with `accept-encoding: gzip`, as fetch-based clients do: timed to the body decoded. */
+  gzip: { responseBytes: number; p50Ms: number; p99Ms: number; othersBusy: number };
   /** Cores' worth of CPU other processes on the machine used while each was timed. */
   othersBusy: number;
   floorOthersBusy: number;
@@ -117,7 +128,7 @@ const modernListHeaders = {
   "mcp-protocol-version": MODERN_VERSION,
   "mcp-method": "tools/list",
 };
-const modernListBody = (id: number) =>
+const modernListBody = (id: number | "__ID__") =>
   JSON.stringify({
     jsonrpc: "2.0",
     id,
@@ -157,11 +168,25 @@ export async function toolsListAtScale(
     nodeArgs: [...HEAP_PROBE, ...profilerArgs(profileDir)],
   });
   let timed: Awaited<ReturnType<typeof timeSequentialPosts>>;
+  let gzipped: Awaited<ReturnType<typeof timeSequentialPosts>>;
   let rssMb: number;
   let heap: HeapProbe;
   const fromUs = monotonicMicros();
   try {
-    timed = await timeSequentialPosts(`${gateway.url}/mcp/${expositionId}`, modernListHeaders, modernListBody, options);
+    timed = await timeSequentialPosts(
+      context,
+      `${gateway.url}/mcp/${expositionId}`,
+      modernListHeaders,
+      modernListBody,
+      options,
+    );
+    gzipped = await timeSequentialPosts(
+      context,
+      `${gateway.url}/mcp/${expositionId}`,
+      { ...modernListHeaders, "accept-encoding": "gzip" },
+      modernListBody,
+      { ...options, gzip: true },
+    );
     rssMb = memoryMb(gateway.child.pid).rss;
     heap = await probeHeap(gateway.child);
   } finally {
@@ -181,7 +206,7 @@ export async function toolsListAtScale(
   let floor: Awaited<ReturnType<typeof timeSequentialPosts>>;
   try {
     const url = (await floorServer.waitForOutput(/listening (http:\/\/\S+)/))[1] ?? "";
-    floor = await timeSequentialPosts(`${url}/mcp`, modernListHeaders, modernListBody, options);
+    floor = await timeSequentialPosts(context, `${url}/mcp`, modernListHeaders, modernListBody, options);
   } finally {
     await floorServer.stop();
   }
@@ -197,6 +222,12 @@ export async function toolsListAtScale(
     p99Ms: quantile(timed.timings, 0.99),
     floorP50Ms: quantile(floor.timings, 0.5),
     floorP99Ms: quantile(floor.timings, 0.99),
+    gzip: {
+      responseBytes: gzipped.wireBytes,
+      p50Ms: quantile(gzipped.timings, 0.5),
+      p99Ms: quantile(gzipped.timings, 0.99),
+      othersBusy: gzipped.othersBusy,
+    },
     othersBusy: timed.othersBusy,
     floorOthersBusy: floor.othersBusy,
     rssMb,
@@ -212,47 +243,46 @@ export async function toolsListAtScale(
   };
 }
 
-/** `count` sequential POSTs on one connection, timed from sending to the last byte read; one untimed first. */
+/**
+ * `count` sequential POSTs on one connection, by sequential-client.ts in its own process on the
+ * load core; one untimed first, whose answer is returned.
+ */
 async function timeSequentialPosts(
+  context: BenchContext,
   url: string,
   headers: Record<string, string>,
-  bodyOf: (id: number) => string,
-  options: { toolsListRequests: number; waitForQuiet: boolean },
-): Promise<{ timings: number[]; firstAnswer: string; othersBusy: number }> {
+  bodyOf: (id: number | "__ID__") => string,
+  options: { toolsListRequests: number; waitForQuiet: boolean; gzip?: boolean },
+): Promise<{ timings: number[]; firstAnswer: string; othersBusy: number; wireBytes: number }> {
   if (options.waitForQuiet) await quiet((message) => process.stderr.write(`[gateway bench] ${message}\n`));
-  const pool = new Pool(new URL(url).origin, { connections: 1 });
-  const timings: number[] = [];
-  let firstAnswer = "";
+  const name = `sequential-${options.gzip ? "gzip" : "plain"}-${Date.now()}`;
+  const job: SequentialJob = {
+    url,
+    headers,
+    bodyTemplate: bodyOf("__ID__"),
+    count: options.toolsListRequests,
+    gzip: options.gzip ?? false,
+    answerFile: join(context.scratchDir, `${name}-answer.json`),
+    resultFile: join(context.scratchDir, `${name}-result.json`),
+  };
+  const jobFile = join(context.scratchDir, `${name}.json`);
+  writeFileSync(jobFile, JSON.stringify(job));
   const othersBefore = processTimes();
   const started = performance.now();
+  const client = startPinned("tools/list client", HARNESS_CORE, [
+    join(import.meta.dirname, "sequential-client.ts"),
+    jobFile,
+  ]);
+  let othersAfter: Map<number, number>;
   try {
-    // The first answer also pays for lazy work (JIT, first serialization): kept, not timed.
-    for (let i = 0; i <= options.toolsListRequests; i++) {
-      const started = performance.now();
-      const response = await pool.request({ path: new URL(url).pathname, method: "POST", headers, body: bodyOf(i) });
-      if (i === 0) {
-        firstAnswer = await response.body.text();
-        if (response.statusCode !== 200)
-          throw new Error(`${url} answered ${response.statusCode}: ${firstAnswer.slice(0, 500)}`);
-        continue;
-      }
-      // Bytes are counted, not decoded: building megabyte strings would time the client's GC too.
-      let bytes = 0;
-      for await (const chunk of response.body) bytes += (chunk as Buffer).length;
-      const elapsed = performance.now() - started;
-      if (response.statusCode !== 200 || Math.abs(bytes - Buffer.byteLength(firstAnswer)) > 16) {
-        throw new Error(
-          `${url} answered ${response.statusCode} with ${bytes} bytes (the first answer had ${Buffer.byteLength(firstAnswer)})`,
-        );
-      }
-      timings.push(elapsed);
-    }
+    await client.waitForOutput(/^done$/m, 600_000);
+    othersAfter = processTimes(); // while the client still counts as one of ours
   } finally {
-    await pool.close();
+    await client.stop();
   }
-  const othersBusy = othersCpu(othersBefore, processTimes()).micros / ((performance.now() - started) * 1000);
-  timings.sort((a, b) => a - b);
-  return { timings, firstAnswer, othersBusy };
+  const othersBusy = othersCpu(othersBefore, othersAfter).micros / ((performance.now() - started) * 1000);
+  const result = JSON.parse(readFileSync(job.resultFile, "utf8")) as SequentialResult;
+  return { ...result, firstAnswer: readFileSync(job.answerFile, "utf8"), othersBusy };
 }
 
 /** M Expositions on one gateway: its memory once loaded, then the sessions check against it. */
