@@ -98,6 +98,18 @@ export const CONFORMANCE_OPENAPI = {
     // server-to-client requests (none may come on a response stream). Any backend tool serves.
     "/logging-tool": plainGet("test_logging_tool", "Returns fixed text", "text/plain"),
     "/streaming-elicitation": plainGet("test_streaming_elicitation", "Returns fixed text", "text/plain"),
+    // SEP-2243 custom headers: the suite finds the first tool with an `x-mcp-header` string
+    // property and checks that calls are refused unless Mcp-Param-Region agrees with `region`.
+    "/param-headers": {
+      get: {
+        operationId: "test_param_headers",
+        summary: "Echoes a region, which clients mirror into Mcp-Param-Region",
+        parameters: [
+          { name: "region", in: "query", required: true, schema: { type: "string", "x-mcp-header": "Region" } },
+        ],
+        responses: { "200": { description: "ok", content: { "text/plain": {} } } },
+      },
+    },
   },
 };
 
@@ -240,6 +252,8 @@ export async function startConformanceBackend(): Promise<FixtureBackend> {
         return send(res, 200, "text/plain; charset=utf-8", `Prompt: ${url.searchParams.get("prompt") ?? ""}`);
       case "/elicitation":
         return send(res, 200, "text/plain; charset=utf-8", `Message: ${url.searchParams.get("message") ?? ""}`);
+      case "/param-headers":
+        return send(res, 200, "text/plain; charset=utf-8", `Region: ${url.searchParams.get("region") ?? ""}`);
       case "/elicitation-sep1034-defaults":
       case "/elicitation-sep1330-enums":
         return send(res, 200, "text/plain; charset=utf-8", "The backend cannot ask the user anything.");

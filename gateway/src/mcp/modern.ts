@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { serializedOnce } from "../registry.ts";
+import { headerText, type ParamHeader } from "../tools/param-headers.ts";
 import { type DispatchContext, dispatchShared } from "./dispatch.ts";
 import { ERROR, type JsonRpcRequest, McpError, META, MODERN_VERSION, SUPPORTED_VERSIONS } from "./protocol.ts";
 
@@ -23,12 +24,19 @@ const LIST_METHODS = new Set([
 /** Methods of the legacy era that the modern era removed. */
 const REMOVED = new Set(["initialize", "ping", "logging/setLevel", "notifications/initialized"]);
 
-/** `=?base64?…?=` values carry non-ASCII text; everything else is compared trimmed. */
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A header's value, trimmed; `=?base64?…?=` values (text a header cannot carry as is) decoded.
+ * Anything else — `=?base64?` without its `?=`, Base64 with bad padding or characters — is taken
+ * literally, so it matches no body value it was not sent as (SEP-2243's test table).
+ */
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const raw = headers[name];
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  const encoded = value?.startsWith("=?") ? /^=\?base64\?(.*)\?=$/.exec(value) : null;
-  return encoded ? Buffer.from(encoded[1] ?? "", "base64").toString("utf8") : value;
+  if (!value?.startsWith("=?base64?") || !value.endsWith("?=") || value.length < 11) return value;
+  const encoded = value.slice(9, -2);
+  return STRICT_BASE64.test(encoded) ? Buffer.from(encoded, "base64").toString("utf8") : value;
 }
 
 function metaOf(request: JsonRpcRequest): Record<string, unknown> | undefined {
@@ -107,6 +115,9 @@ export async function handleModern(
         400,
       );
   }
+  if (request.method === "tools/call" && typeof named === "string") {
+    checkParamHeaders(context.served.toolset.get(named)?.paramHeaders, request.params?.arguments, headers);
+  }
 
   const params = request.params ?? {};
   if (request.method === "server/discover") {
@@ -134,6 +145,26 @@ export async function handleModern(
   });
   if (result === undefined) throw new McpError(ERROR.methodNotFound, `Method not found: ${request.method}`, 404);
   return frame(request.method, result as Record<string, unknown>, cacheScope);
+}
+
+/** Each `Mcp-Param-*` header of the tool must agree with its argument: present exactly when the argument is. */
+function checkParamHeaders(paramHeaders: ParamHeader[] | undefined, args: unknown, headers: IncomingHttpHeaders) {
+  if (!paramHeaders) return;
+  const values = typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {};
+  for (const { property, header } of paramHeaders) {
+    const value = values[property];
+    const expected = value === undefined || value === null ? undefined : headerText(value);
+    const sent = headerValue(headers, header);
+    if (sent !== expected) {
+      throw new McpError(
+        ERROR.headerMismatch,
+        expected === undefined
+          ? `Header ${header} is set but argument ${property} is not`
+          : `Header ${header} (${sent ?? "missing"}) must equal argument ${property} (${expected})`,
+        400,
+      );
+    }
+  }
 }
 
 /** A shared method's result in the modern era's frame: `resultType`, caching hints for lists, server info in `_meta`. */

@@ -18,11 +18,12 @@
 import { methodAnnotations, overrideAnnotations } from "./annotations.ts";
 import { type CatalogEntry, searchText } from "./discovery.ts";
 import type { McpTool } from "./mcp.ts";
+import { annotateParamHeaders } from "./param-headers.ts";
 import { compilePath, customToolPlaceholder } from "./path.ts";
 import { type BackendRequest, isFramingHeader } from "./request.ts";
 import { toolResult } from "./result.ts";
 import type { ToolRuntime } from "./runtime.ts";
-import { prepareSchema } from "./schema.ts";
+import { isPlainObject, prepareSchema } from "./schema.ts";
 import { encodeComponent, pathSerializer, safeHeaderValue, valueText } from "./serialize.ts";
 import type { CustomTool } from "./source.ts";
 import type { ValidatorCompiler } from "./validator.ts";
@@ -50,6 +51,10 @@ export function compileCustomTool(custom: CustomTool, name: string, validators: 
   if (custom.title && annotations.title === undefined) annotations.title = custom.title;
   tool.annotations = annotations;
 
+  const written = custom.inputSchema?.properties;
+  const paramHeaders = annotateParamHeaders(inputSchema, isPlainObject(written) ? written : {}, (problem) =>
+    validators.warnings.push(`custom tool ${name}: ${problem}`),
+  );
   const validateArguments = validators.compile(inputSchema, `custom tool ${name}`);
   const { build, checkPath } = compileTemplateRequest(custom.request);
   const runtime: ToolRuntime = {
@@ -61,6 +66,7 @@ export function compileCustomTool(custom: CustomTool, name: string, validators: 
     },
     buildRequest: build,
     toResult: toolResult,
+    ...(paramHeaders.length > 0 ? { paramHeaders } : {}),
   };
   return {
     runtime,

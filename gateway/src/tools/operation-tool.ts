@@ -25,6 +25,7 @@ import { isJsonMediaType, mediaTypeOf } from "./body.ts";
 import { type CatalogEntry, searchText } from "./discovery.ts";
 import type { JsonSchema, McpTool } from "./mcp.ts";
 import { createNameAllocator, MAX_PROPERTY_NAME_LENGTH, validName } from "./naming.ts";
+import { annotateParamHeaders } from "./param-headers.ts";
 import { openApiPlaceholder } from "./path.ts";
 import { type BoundParameter, compileOperationRequest, isSettableHeader } from "./request.ts";
 import { conformingResult, toolResult } from "./result.ts";
@@ -60,6 +61,11 @@ export function compileOperationTool(operation: Operation, name: string, validat
   if (required.length > 0) inputSchema.required = required;
   inputSchema.additionalProperties = false;
   if (Object.keys(defs).length > 0) inputSchema.$defs = defs;
+  const paramHeaders = annotateParamHeaders(
+    inputSchema,
+    Object.fromEntries(bound.map(({ parameter, property }) => [property, parameter.schema])),
+    (problem) => validators.warnings.push(`tool ${name}: ${problem}`),
+  );
 
   const output = outputSchemaOf(operation, name, validators);
   const tool: McpTool = {
@@ -89,6 +95,7 @@ export function compileOperationTool(operation: Operation, name: string, validat
     toResult: output
       ? (response, options) => conformingResult(toolResult(response, options), output.validate)
       : toolResult,
+    ...(paramHeaders.length > 0 ? { paramHeaders } : {}),
   };
   return {
     runtime,

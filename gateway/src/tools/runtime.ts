@@ -9,6 +9,7 @@
  * `planCall` does steps 1 and 2.
  */
 import type { CallToolResult, McpTool } from "./mcp.ts";
+import type { ParamHeader } from "./param-headers.ts";
 import type { BackendRequest } from "./request.ts";
 import { type BackendResponse, type ResultOptions, validationErrorResult } from "./result.ts";
 
@@ -23,6 +24,8 @@ export type ToolRuntime = {
   local?: (args: Record<string, unknown>) => LocalAnswer;
   /** The result of the backend's response to `buildRequest` (result.ts, plus the tool's outputSchema guarantee). */
   toResult(response: BackendResponse, options: ResultOptions): CallToolResult;
+  /** Arguments clients mirror into `Mcp-Param-*` headers (param-headers.ts); absent when none. */
+  paramHeaders?: ParamHeader[];
 };
 
 /** A local tool's answer: the result itself, or the backend call to make instead (already validated). */
