@@ -15,6 +15,7 @@ import type { AppContext } from "./context.ts";
 import { ApiError, errors, type FieldError } from "./errors.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
 import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
+import { endedSessionRoutes } from "./routes/ended-sessions.ts";
 import { expositionRoutes } from "./routes/expositions.ts";
 import { gatewayGroupRoutes } from "./routes/gateway-groups.ts";
 import { gatewayRoutes } from "./routes/gateways.ts";
@@ -87,6 +88,7 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
       await api.register(configurationPlanRoutes, { context });
       await api.register(expositionRoutes, { context });
       await api.register(gatewayRoutes, { context });
+      await api.register(endedSessionRoutes, { context });
       await api.register(streamRoutes, { context, hub: context.hub });
     },
     { prefix: "/api/v1" },

@@ -25,9 +25,10 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
   const registry = new ExpositionRegistry();
   // Read a little past the result limit, so truncated results can say how much was cut.
   const backends = new Backends({ maxBodyBytes: config.maxResultBytes * 4 });
-  const sessions = new SessionSigner(config.sessionKey);
-  const metrics = new GatewayMetrics();
   let sync: ControlPlaneSync | undefined;
+  // Reported so that the other replicas refuse it too; the DELETE does not wait for that.
+  const sessions = new SessionSigner(config.sessionKey, (ended) => sync?.reportEndedSession(ended));
+  const metrics = new GatewayMetrics();
   const app = await buildGatewayServer({
     config,
     registry,
@@ -40,7 +41,7 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
   if (!config.sessionKey) {
     app.log.warn("ATRIUM_GATEWAY_SESSION_KEY is not set: 2025-era sessions only work on this replica");
   }
-  sync = new ControlPlaneSync(config, registry, app.log, VERSION);
+  sync = new ControlPlaneSync(config, registry, sessions, app.log, VERSION);
   const address = await app.listen({ host: config.host, port: config.port });
   sync.start();
   return {

@@ -1,7 +1,7 @@
 /**
  * The gateway's HTTP server on port 7777: MCP endpoints, readiness, liveness and metrics.
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Backends } from "./backend.ts";
 import type { GatewayConfig } from "./config.ts";
 import { mcpEndpoints } from "./mcp/endpoint.ts";
@@ -30,7 +30,7 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
     bodyLimit: parts.config.bodyLimitBytes,
     return503OnClosing: true,
     // The hot path: request logging costs more than the rest of a proxied call.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   // The root logger serves every request: a pino child per request (for its reqId binding)
   // costs more than the rest of fastify's routing, and requests are rarely logged — the few

@@ -6,7 +6,7 @@
  */
 import type { Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, LogController } from "fastify";
 import { reviewAdmission } from "./admission.ts";
 import type { WebhookConfig } from "./config.ts";
 import { errors, WebhookError } from "./errors.ts";
@@ -39,7 +39,7 @@ export function buildWebhookServer(pair: TlsPair, metrics: WebhookMetrics, logLe
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     // Probes and reviews would flood the log; refusals and failures are logged below.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   app.post("/validate", async (request) => {

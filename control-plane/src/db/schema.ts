@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -206,4 +207,28 @@ export const changes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index().on(t.organizationId, t.revision)],
+);
+
+/**
+ * 2025-era sessions a client ended on one gateway, by SHA-256 of their id: the change stream
+ * tells every gateway serving the Exposition to refuse them until they expire.
+ */
+export const endedSessions = pgTable(
+  "ended_sessions",
+  {
+    expositionId: uuid("exposition_id")
+      .notNull()
+      .references(() => expositions.id, { onDelete: "cascade" }),
+    sessionHash: text("session_hash").notNull(),
+    organizationId: organizationId(),
+    /** The change that announced it: a stream resuming after a revision gets only newer ones. */
+    revision: bigint("revision", { mode: "number" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.expositionId, t.sessionHash] }),
+    index().on(t.organizationId, t.revision),
+    index().on(t.expiresAt),
+  ],
 );

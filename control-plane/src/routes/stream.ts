@@ -1,10 +1,11 @@
 /**
  * GET /api/v1/gateways/:id/stream — the change stream (server-sent events), for a registered
- * gateway. It opens with a `snapshot` of the Expositions selecting the gateway, or, when
- * `since` (or Last-Event-ID) is still resumable, with the `changes` after it; then one
- * `changes` event per committed change. Event ids are revisions. See docs/change-stream.md.
+ * gateway. It opens with a `snapshot` of the Expositions selecting the gateway (and of the
+ * sessions ended on them), or, when `since` (or Last-Event-ID) is still resumable, with the
+ * `changes` after it; then one `changes` event per committed change that concerns the gateway.
+ * Event ids are revisions. See docs/change-stream.md.
  */
-import { selectsGateway } from "@atrium/crds";
+import { type GatewayGroupSelector, selectsGateway } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -12,9 +13,9 @@ import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import type { CompiledEntry } from "../stream/compile.ts";
 import { compileExpositions } from "../stream/compile.ts";
 import { gatewayId } from "../stream/contract.ts";
+import { readEndedSessions } from "../stream/ended-sessions.ts";
 import type { ChangeBatch, ChangeHub } from "../stream/hub.ts";
 import { isLive } from "./gateways.ts";
 
@@ -54,7 +55,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
       ) {
         throw errors.notFound("Gateway registration", request.params.id);
       }
-      const selected = (entry: CompiledEntry) => selectsGateway(entry.selector, gateway.labels);
+      const selected = (entry: { selector: GatewayGroupSelector }) => selectsGateway(entry.selector, gateway.labels);
       const lastEventId = Number(request.headers["last-event-id"]);
       const since = request.query.since ?? (Number.isInteger(lastEventId) ? lastEventId : undefined);
 
@@ -75,26 +76,36 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
       let queue: Promise<void> = Promise.resolve();
       // After a resume we do not know what the gateway holds, so deletes are sent for every
       // touched Exposition it should not have; afterwards only for those it was sent.
-      const apply = async (batch: Pick<ChangeBatch, "revision" | "expositionIds" | "compiled">, resuming = false) => {
-        if (batch.revision <= revision) return;
-        const compiled = await batch.compiled();
+      // Returns whether an event went out.
+      const apply = async (batch: ChangeBatch, resuming = false): Promise<boolean> => {
+        if (batch.revision <= revision) return false;
+        const [compiled, announced] = await Promise.all([batch.compiled(), batch.endedSessions()]);
         const upserts = [];
         const deletes = [];
+        const arrived = [];
         for (const id of batch.expositionIds) {
           const entry = compiled.get(id);
           if (entry && selected(entry)) {
+            if (!sent.has(id)) arrived.push(id);
             if (sent.get(id) !== entry.json) upserts.push(entry.exposition);
             sent.set(id, entry.json);
           } else if (sent.delete(id) || resuming) {
             deletes.push(id);
           }
         }
+        // An Exposition new to the gateway brings along the sessions ended on it before.
+        const previouslyEnded = await readEndedSessions(db, organizationId, { expositionIds: arrived });
+        const endedSessions = [...announced.filter(selected), ...previouslyEnded].map((entry) => entry.endedSession);
         revision = batch.revision;
-        if (upserts.length || deletes.length) send("changes", revision, { revision, upserts, deletes });
+        if (!upserts.length && !deletes.length && !endedSessions.length) return false;
+        send("changes", revision, { revision, upserts, deletes, endedSessions });
+        return true;
       };
       const enqueue = (batch: ChangeBatch) => {
         queue = queue
-          .then(() => apply(batch))
+          .then(async () => {
+            await apply(batch);
+          })
           .catch((error: Error) => {
             request.log.error({ err: error }, "change stream failed; closing it so the gateway resumes");
             raw.end();
@@ -116,22 +127,23 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
           since <= (await hub.currentRevision());
         if (resumable) {
           revision = since;
-          const touched = await hub.touchedSince(organizationId, since);
-          await apply(
-            {
-              ...touched,
-              compiled: () => compileExpositions(db, context.cipher, organizationId, touched.expositionIds),
-            },
-            true,
-          );
-          if (revision === since) raw.write(`id: ${revision}\nevent: resumed\ndata: {"revision":${revision}}\n\n`);
+          // Nothing that concerns the gateway since `since`: it continues from `revision`.
+          const changed = await apply(await hub.touchedSince(organizationId, since), true);
+          if (!changed) send("resumed", revision, { revision });
           return;
         }
         revision = await hub.currentRevision();
-        const all = await compileExpositions(db, context.cipher, organizationId);
+        const [all, ended] = await Promise.all([
+          compileExpositions(db, context.cipher, organizationId),
+          readEndedSessions(db, organizationId, "all"),
+        ]);
         const expositions = [...all.values()].filter(selected);
         for (const entry of expositions) sent.set(entry.exposition.id, entry.json);
-        send("snapshot", revision, { revision, expositions: expositions.map((entry) => entry.exposition) });
+        send("snapshot", revision, {
+          revision,
+          expositions: expositions.map((entry) => entry.exposition),
+          endedSessions: ended.filter(selected).map((entry) => entry.endedSession),
+        });
       });
       await queue;
     },

@@ -18,25 +18,31 @@ export type ChangeKind =
   | "Secret"
   | "CustomTools"
   | "Resources"
-  | "Prompts";
+  | "Prompts"
+  /** A client ended a 2025-era session; its row in ended_sessions carries the revision. */
+  | "EndedSession";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Reader = Db | Tx;
 
-/** Call before deleting a record: what it affects is found through it. */
+/** Call before deleting a record: what it affects is found through it. Returns the change's revision. */
 export async function recordChange(
   tx: Tx,
   organizationId: string,
   kind: ChangeKind,
   recordId: string,
   options: { deleted?: boolean } = {},
-): Promise<void> {
+): Promise<number> {
   // Writers of changes take turns until commit, so revisions become visible in order and a
   // hub reading "revision > last seen" can never skip one that commits late.
   await tx.execute(sql`select pg_advisory_xact_lock(${CHANGES_LOCK_KEY})`);
   const expositionIds = await affectedExpositions(tx, organizationId, kind, recordId);
-  await tx.insert(changes).values({ organizationId, kind, recordId, deleted: options.deleted ?? false, expositionIds });
+  const [change] = await tx
+    .insert(changes)
+    .values({ organizationId, kind, recordId, deleted: options.deleted ?? false, expositionIds })
+    .returning({ revision: changes.revision });
   await tx.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${organizationId})`);
+  return Number(change?.revision);
 }
 
 async function affectedExpositions(
@@ -50,6 +56,8 @@ async function affectedExpositions(
   switch (kind) {
     case "Exposition":
       return [id];
+    case "EndedSession":
+      return []; // no compiled form changes: streams read it from ended_sessions
     case "ConfigurationPlan":
       return ids(
         await db

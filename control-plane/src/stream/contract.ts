@@ -1,9 +1,9 @@
 /**
  * The change stream's payload: an Exposition compiled with everything a gateway needs to
  * serve it (operations, plan settings with the backend secret resolved, extra tools,
- * resources, prompts), and what a gateway registers with. Gateways validate what they receive
- * with these schemas; the REST routes build their bodies from them. Nothing here touches storage,
- * so a gateway importing it loads no database code.
+ * resources, prompts), the sessions clients ended, and what a gateway registers with and
+ * reports. Gateways validate what they receive with these schemas; the REST routes build their
+ * bodies from them. Nothing here touches storage, so a gateway importing it loads no database code.
  */
 import {
   backendSecretFields,
@@ -91,13 +91,37 @@ export const compiledExposition = z.object({
 });
 export type CompiledExposition = z.output<typeof compiledExposition>;
 
+/** 2025-era sessions last a day after they are issued; an ended one needs refusing no longer. */
+export const SESSION_TTL_SECONDS = 24 * 3600;
+
+/** SHA-256 of a 2025-era session id: the id itself is a bearer credential and never leaves the gateway. */
+export const sessionHash = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, { message: "must be the SHA-256 of the session id, as 64 lowercase hex digits" });
+
+/** A session a client ended (DELETE): every gateway serving its Exposition refuses it until it expires. */
+export const endedSession = z.object({
+  expositionId: z.uuid({ message: "must be an Exposition id (a UUID)" }),
+  sessionHash,
+  expiresAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z" }),
+});
+export type EndedSession = z.output<typeof endedSession>;
+/** Absent from control planes that predate ended sessions. */
+const endedSessions = z.array(endedSession).default([]);
+
 /** First event of a stream without a usable `since`: the whole set, replacing what the gateway had. */
-export const snapshotEvent = z.object({ revision: z.number(), expositions: z.array(compiledExposition) });
+export const snapshotEvent = z.object({
+  revision: z.number(),
+  expositions: z.array(compiledExposition),
+  /** The unexpired ended sessions of those Expositions (added to what the gateway knows, not replacing it). */
+  endedSessions,
+});
 /** Later events: what changed at `revision`, applied as one unit. */
 export const changesEvent = z.object({
   revision: z.number(),
   upserts: z.array(compiledExposition),
   deletes: z.array(z.string()),
+  endedSessions,
 });
 
 /** What a gateway sends to register (id, FQDNs, labels): gateways validate their own configuration with it. */

@@ -1,21 +1,27 @@
 /**
  * One per control-plane replica: reads new outbox rows when PostgreSQL NOTIFYs (from any
  * replica) or at the latest every `pollMs`, and hands each organization's streams the
- * revision and the Expositions it touched. Compilations are shared by the streams of a batch.
+ * revision, the Expositions it touched and the sessions ended. Reads are shared by the
+ * streams of a batch.
  */
-import { and, desc, gt, inArray, lt, max, min } from "drizzle-orm";
+import { and, asc, eq, gt, lt, max, min } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { changes } from "../db/schema.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
 import { CHANGES_CHANNEL } from "./changes.ts";
 import { type CompiledEntry, compileExpositions } from "./compile.ts";
+import { deleteExpiredEndedSessions, type EndedSessionEntry, readEndedSessions } from "./ended-sessions.ts";
 
 export interface ChangeBatch {
   revision: number;
   expositionIds: string[];
   /** The compiled forms of `expositionIds` that still exist; computed once for all streams. */
   compiled(): Promise<Map<string, CompiledEntry>>;
+  /** The unexpired sessions ended by the batch's changes; computed once for all streams. */
+  endedSessions(): Promise<EndedSessionEntry[]>;
 }
+
+type ChangeRow = Pick<typeof changes.$inferSelect, "revision" | "kind" | "expositionIds">;
 
 type Subscriber = (batch: ChangeBatch) => void;
 
@@ -65,25 +71,38 @@ export class ChangeHub {
     return row?.revision ? Number(row.revision) - 1 : 0;
   }
 
-  /** Exposition ids touched in an organization after `revision`. */
-  async touchedSince(organizationId: string, revision: number): Promise<{ revision: number; expositionIds: string[] }> {
+  /** Everything an organization's changes after `revision` touched, as one batch. */
+  async touchedSince(organizationId: string, revision: number): Promise<ChangeBatch> {
     const rows = await this.database.db
-      .select({ revision: changes.revision, expositionIds: changes.expositionIds })
+      .select({ revision: changes.revision, kind: changes.kind, expositionIds: changes.expositionIds })
       .from(changes)
-      .where(and(inArray(changes.organizationId, [organizationId]), gt(changes.revision, revision)))
-      .orderBy(desc(changes.revision));
-    return {
-      revision: Number(rows[0]?.revision ?? revision),
-      expositionIds: [...new Set(rows.flatMap((r) => r.expositionIds))],
-    };
+      .where(and(eq(changes.organizationId, organizationId), gt(changes.revision, revision)))
+      .orderBy(asc(changes.revision));
+    return rows.length ? this.batchOf(organizationId, rows) : this.batchOf(organizationId, [], revision);
   }
 
-  /** Forgets revisions older than `retentionSeconds`, always keeping the newest one. */
+  /** Forgets revisions older than `retentionSeconds` (always keeping the newest one), and expired ended sessions. */
   async prune(retentionSeconds: number): Promise<void> {
     const newest = await this.currentRevision();
     await this.database.db
       .delete(changes)
       .where(and(lt(changes.createdAt, new Date(Date.now() - retentionSeconds * 1000)), lt(changes.revision, newest)));
+    await deleteExpiredEndedSessions(this.database.db);
+  }
+
+  /** One organization's rows (in revision order) as a batch at the last one's revision. */
+  private batchOf(organizationId: string, rows: ChangeRow[], revision = Number(rows.at(-1)?.revision)): ChangeBatch {
+    const { db } = this.database;
+    const expositionIds = [...new Set(rows.flatMap((row) => row.expositionIds))];
+    const revisions = rows.filter((row) => row.kind === "EndedSession").map((row) => Number(row.revision));
+    let compiled: Promise<Map<string, CompiledEntry>> | undefined;
+    let ended: Promise<EndedSessionEntry[]> | undefined;
+    return {
+      revision,
+      expositionIds,
+      compiled: () => (compiled ??= compileExpositions(db, this.cipher, organizationId, expositionIds)),
+      endedSessions: () => (ended ??= readEndedSessions(db, organizationId, { revisions })),
+    };
   }
 
   private wake(): void {
@@ -111,23 +130,16 @@ export class ChangeHub {
       .limit(10_000);
     if (rows.length === 0) return;
     this.lastRevision = Number(rows.at(-1)?.revision);
-    const byOrganization = new Map<string, { revision: number; ids: Set<string> }>();
+    const byOrganization = new Map<string, ChangeRow[]>();
     for (const row of rows) {
-      const entry = byOrganization.get(row.organizationId) ?? { revision: 0, ids: new Set<string>() };
-      entry.revision = Number(row.revision);
-      for (const id of row.expositionIds) entry.ids.add(id);
-      byOrganization.set(row.organizationId, entry);
+      const ofOrganization = byOrganization.get(row.organizationId) ?? [];
+      ofOrganization.push(row);
+      byOrganization.set(row.organizationId, ofOrganization);
     }
-    for (const [organizationId, { revision, ids }] of byOrganization) {
+    for (const [organizationId, ofOrganization] of byOrganization) {
       const subscribers = this.subscribers.get(organizationId);
       if (!subscribers?.size) continue;
-      const expositionIds = [...ids];
-      let compiled: Promise<Map<string, CompiledEntry>> | undefined;
-      const batch: ChangeBatch = {
-        revision,
-        expositionIds,
-        compiled: () => (compiled ??= compileExpositions(this.database.db, this.cipher, organizationId, expositionIds)),
-      };
+      const batch = this.batchOf(organizationId, ofOrganization);
       for (const subscriber of subscribers) subscriber(batch);
     }
   }

@@ -2,9 +2,13 @@
  * Legacy-era (2025) sessions without shared state: the `Mcp-Session-Id` is the session itself —
  * exposition, protocol version and issue time, signed with a key every replica of a gateway
  * group shares (ATRIUM_GATEWAY_SESSION_KEY). Any replica can serve any session; no sticky
- * routing. An ended session is remembered by the replica that ended it until it would expire.
+ * routing. The one shared fact is which sessions were ended: the replica that ends one refuses
+ * it at once and hands it to `onEnded` (which reports it to the control plane); the change
+ * stream brings those ended elsewhere to `refuse`. Each is known by the SHA-256 of its id, until
+ * it would have expired.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { type EndedSession, SESSION_TTL_SECONDS } from "@atrium/control-plane/stream";
 
 export interface Session {
   expositionId: string;
@@ -15,15 +19,23 @@ export interface Session {
   elicitation: boolean;
 }
 
-/** Sessions last a day; clients re-initialize after a 404. */
-const SESSION_TTL_SECONDS = 24 * 3600;
+/** Expired entries are swept at most this often: a sweep walks every entry. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+export function sessionHash(id: string): string {
+  return createHash("sha256").update(id).digest("hex");
+}
 
 export class SessionSigner {
   private readonly key: Buffer;
-  private readonly ended = new Map<string, number>();
+  private readonly onEnded: ((ended: EndedSession) => void) | undefined;
+  /** By session hash. */
+  private readonly ended = new Map<string, EndedSession>();
+  private sweptAt = Date.now();
 
-  constructor(key: Buffer = randomBytes(32)) {
+  constructor(key: Buffer = randomBytes(32), onEnded?: (ended: EndedSession) => void) {
     this.key = key;
+    this.onEnded = onEnded;
   }
 
   issue(session: Omit<Session, "issuedAt">): string {
@@ -42,7 +54,7 @@ export class SessionSigner {
   /** The session, or undefined when the id is forged, expired, ended or malformed. */
   verify(id: string): Session | undefined {
     const dot = id.indexOf(".");
-    if (dot <= 0 || this.ended.has(id)) return undefined;
+    if (dot <= 0 || (this.ended.size > 0 && this.ended.has(sessionHash(id)))) return undefined;
     const payload = id.slice(0, dot);
     const given = Buffer.from(id.slice(dot + 1), "base64url");
     const expected = Buffer.from(this.sign(payload), "base64url");
@@ -64,9 +76,26 @@ export class SessionSigner {
   end(id: string): void {
     const session = this.verify(id);
     if (!session) return;
-    this.ended.set(id, session.issuedAt + SESSION_TTL_SECONDS);
-    const now = Date.now() / 1000;
-    for (const [ended, expiry] of this.ended) if (expiry < now) this.ended.delete(ended);
+    const ended: EndedSession = {
+      expositionId: session.expositionId,
+      sessionHash: sessionHash(id),
+      expiresAt: new Date((session.issuedAt + SESSION_TTL_SECONDS) * 1000).toISOString(),
+    };
+    this.refuse([ended]);
+    this.onEnded?.(ended);
+  }
+
+  /** Sessions ended on other replicas (from the change stream) or before a restart (from the cache). */
+  refuse(endedSessions: EndedSession[]): void {
+    for (const ended of endedSessions) this.ended.set(ended.sessionHash, ended);
+    if (Date.now() - this.sweptAt < SWEEP_INTERVAL_MS) return;
+    this.sweptAt = Date.now();
+    for (const [hash, ended] of this.ended) if (Date.parse(ended.expiresAt) < this.sweptAt) this.ended.delete(hash);
+  }
+
+  /** What `refuse` was given or `end` ended, for the cache file. */
+  endedSessions(): EndedSession[] {
+    return [...this.ended.values()];
   }
 
   private sign(payload: string): string {
