@@ -273,14 +273,14 @@ async function timeSequentialPosts(
     join(import.meta.dirname, "sequential-client.ts"),
     jobFile,
   ]);
-  let othersAfter: Map<number, number>;
+  let othersBusy: number;
   try {
     await client.waitForOutput(/^done$/m, 600_000);
-    othersAfter = processTimes(); // while the client still counts as one of ours
+    // While the client still counts as one of ours.
+    othersBusy = othersCpu(othersBefore, processTimes()).micros / ((performance.now() - started) * 1000);
   } finally {
     await client.stop();
   }
-  const othersBusy = othersCpu(othersBefore, othersAfter).micros / ((performance.now() - started) * 1000);
   const result = JSON.parse(readFileSync(job.resultFile, "utf8")) as SequentialResult;
   return { ...result, firstAnswer: readFileSync(job.answerFile, "utf8"), othersBusy };
 }
