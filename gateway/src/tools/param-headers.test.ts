@@ -72,9 +72,7 @@ describe("x-mcp-header annotations", () => {
     expect(custom.get("byTenant")?.paramHeaders).toEqual([
       { property: "tenant", header: "mcp-param-tenant", type: "string" },
     ]);
-    expect((custom.tools[0]?.inputSchema.properties as Record<string, object>).tenant).toMatchObject({
-      "x-mcp-header": "Tenant",
-    });
+    expect(custom.tools[0]?.inputSchema.properties).toMatchObject({ tenant: { "x-mcp-header": "Tenant" } });
   });
 });
 
