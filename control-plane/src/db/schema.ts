@@ -8,6 +8,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -191,6 +192,32 @@ export const gateways = pgTable(
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
+);
+
+/**
+ * Expositions a gateway received but could not serve (refused by the contract, failed to
+ * compile, or a backend secret outside its environment allow-list), as it last reported them.
+ * Forgotten with the gateway or the Exposition.
+ */
+export const gatewayProblems = pgTable(
+  "gateway_problems",
+  {
+    organizationId: organizationId(),
+    gatewayId: text("gateway_id").notNull(),
+    expositionId: uuid("exposition_id")
+      .notNull()
+      .references(() => expositions.id, { onDelete: "cascade" }),
+    message: text("message").notNull(),
+    reportedAt: timestamp("reported_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.gatewayId, t.expositionId] }),
+    foreignKey({
+      columns: [t.organizationId, t.gatewayId],
+      foreignColumns: [gateways.organizationId, gateways.id],
+    }).onDelete("cascade"),
+    index().on(t.expositionId),
+  ],
 );
 
 /** The outbox: one row per change, its revision the stream's cursor. */
