@@ -69,6 +69,12 @@ export const apiTokens = pgTable(
     organizationId: organizationId(),
     name: text("name").notNull(),
     tokenHash: text("token_hash").notNull().unique(),
+    /** What the token may do (src/auth/access-rules.ts). */
+    role: text("role").$type<"gateway" | "operator" | "admin">().notNull().default("gateway"),
+    /** Gateway tokens: FQDN patterns a registration may advertise; null allows any. */
+    allowedFqdns: jsonb("allowed_fqdns").$type<string[]>(),
+    /** Gateway tokens: labels every registration must carry with these values; null requires none. */
+    requiredLabels: jsonb("required_labels").$type<Record<string, string>>(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
