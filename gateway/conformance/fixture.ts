@@ -347,6 +347,12 @@ export async function startConformanceStack(options: { logLevel?: string } = {})
       logLevel: options.logLevel ?? "silent",
       // DNS-rebinding protection on: the FQDN, localhost, 127.0.0.1 and [::1] only.
       allowedHosts: allowedHosts([`${id}.test`], ""),
+      managementHost: "127.0.0.1",
+      managementPort: 0,
+      maxBatchSize: 32,
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 10_000,
+      maxConnectionsPerAddress: 256,
     };
     const gateway = await startGateway(config);
     cleanups.push(() => gateway.close());

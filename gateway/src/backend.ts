@@ -2,9 +2,19 @@
  * Calls backends: one keep-alive undici Pool per backend origin, the plan's header policy and
  * backend secret applied, a timeout that yields a gateway-generated 504, and a cap on how much
  * of a response is read.
+ *
+ * The timeout covers the whole call: waiting for a share of the pool, waiting for a pooled
+ * connection, the headers and the body. Each tool (each `share`) may hold at most
+ * SHARE_CONNECTIONS of its origin's POOL_CONNECTIONS connections at once; its further calls wait
+ * in its own queue, so a tool whose backend hangs cannot starve the other tools of that origin.
+ *
+ * A backend that cannot be reached is reported to the client as "unreachable" with a correlation
+ * id; its address and error code go to the log only, under that id.
  */
+import { randomBytes } from "node:crypto";
 import type { CompiledExposition } from "@atrium/control-plane/stream";
-import { type Dispatcher, Pool, errors as undiciErrors } from "undici";
+import type { FastifyBaseLogger } from "fastify";
+import { type Dispatcher, Pool } from "undici";
 import { type BackendBase, type BackendRequest, joinBackendUrl } from "./tools/request.ts";
 import type { BackendResponse } from "./tools/result.ts";
 
@@ -15,6 +25,19 @@ export type BackendOutcome =
 
 type Plan = CompiledExposition["plan"];
 
+/** Connections per backend origin. */
+export const POOL_CONNECTIONS = 64;
+/** Connections one share (a tool of a plan) may hold at once: a quarter of its origin's pool. */
+export const SHARE_CONNECTIONS = 16;
+
+/** Who a call is for and by when it must be done. */
+export interface CallScope {
+  /** The share of the pool it counts against: any object standing for it, such as the tool's runtime. */
+  share: object;
+  /** `performance.now()` by which it must be answered, when earlier than the plan's timeout (a batch's deadline). */
+  deadline?: number;
+}
+
 /** ${env:VAR} values are read once: fixed for the lifetime of the process. */
 const environment = new Map<string, string | undefined>();
 function fromEnvironment(variable: string): string | undefined {
@@ -24,10 +47,18 @@ function fromEnvironment(variable: string): string | undefined {
 
 export class Backends {
   private readonly pools = new Map<string, Pool>();
+  /** Keyed by what stands for each share: they go with the tools they belong to. */
+  private readonly shares = new WeakMap<object, Share>();
   private readonly maxBodyBytes: number;
+  private log: Pick<FastifyBaseLogger, "warn"> | undefined;
 
   constructor(options: { maxBodyBytes: number }) {
     this.maxBodyBytes = options.maxBodyBytes;
+  }
+
+  /** Where unreachable backends are logged (the server's logger, set when it is built). */
+  setLogger(log: Pick<FastifyBaseLogger, "warn">): void {
+    this.log = log;
   }
 
   async call(
@@ -35,7 +66,11 @@ export class Backends {
     plan: Plan,
     call: BackendRequest,
     clientHeaders: Record<string, string | string[] | undefined>,
+    scope: CallScope,
   ): Promise<BackendOutcome> {
+    const started = performance.now();
+    const timeoutMs = Math.min(plan.backendTimeoutMs, (scope.deadline ?? Number.POSITIVE_INFINITY) - started);
+    if (timeoutMs <= 0) return { kind: "timeout", ms: plan.backendTimeoutMs };
     let target: ReturnType<typeof joinBackendUrl>;
     try {
       target = joinBackendUrl(backend, call.path);
@@ -60,34 +95,20 @@ export class Backends {
         path += `${path.includes("?") ? "&" : "?"}${encodeURIComponent(secret.name)}=${encodeURIComponent(text)}`;
       else headers[secret.name.toLowerCase()] = text;
     }
-    try {
-      const response = await this.send(target.origin, {
-        method: call.method as "GET",
-        path,
-        headers,
-        body: call.body,
-        // undici's own timers: an AbortSignal per call costs a timer and an exception object.
-        headersTimeout: plan.backendTimeoutMs,
-        bodyTimeout: plan.backendTimeoutMs,
-      });
-      return { kind: "response", response };
-    } catch (error) {
-      if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-        return { kind: "timeout", ms: plan.backendTimeoutMs };
-      }
-      return { kind: "error", message: `The backend could not be reached: ${(error as Error).message}` };
-    }
-  }
-
-  /**
-   * One request through the origin's pool, its body collected up to `maxBodyBytes`. undici's
-   * dispatch API rather than `request()`: no Readable stream and async iterator per response,
-   * which were most of the garbage a proxied call left behind.
-   */
-  private send(origin: string, options: Dispatcher.DispatchOptions): Promise<BackendResponse> {
-    return new Promise((resolve, reject) => {
-      this.pool(origin).dispatch(options, new CappedBodyHandler(this.maxBodyBytes, resolve, reject));
+    const outcome = await new Promise<CallResult>((resolve) => {
+      const pending = new PendingCall(this.maxBodyBytes, timeoutMs, resolve);
+      const pool = this.pool(target.origin);
+      pending.dispatch = () => pool.dispatch({ method: call.method as "GET", path, headers, body: call.body }, pending);
+      this.share(scope.share).enter(pending);
     });
+    if (outcome.kind === "timeout") return { kind: "timeout", ms: plan.backendTimeoutMs };
+    if (outcome.kind === "failed") {
+      // undici refuses what it cannot send (a header value with CR/LF): the plan's fault, said as is.
+      if (outcome.error.code === "UND_ERR_INVALID_ARG")
+        return { kind: "error", message: `The backend request is invalid: ${outcome.error.message}` };
+      return this.unreachable(target.origin, outcome.error);
+    }
+    return outcome;
   }
 
   async close(): Promise<void> {
@@ -95,53 +116,106 @@ export class Backends {
     this.pools.clear();
   }
 
+  /** The client learns that the backend is unreachable and a correlation id; the log learns where and why. */
+  private unreachable(origin: string, error: Error & { code?: string }): BackendOutcome {
+    const correlationId = randomBytes(8).toString("hex");
+    this.log?.warn({ correlationId, backend: origin, code: error.code, reason: error.message }, "backend unreachable");
+    return { kind: "error", message: `The backend is unreachable (correlation id ${correlationId})` };
+  }
+
   private pool(origin: string): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1 });
+      pool = new Pool(origin, { connections: POOL_CONNECTIONS, keepAliveTimeout: 30_000, pipelining: 1 });
       this.pools.set(origin, pool);
     }
     return pool;
   }
-}
 
-function applyHeaderPolicy(
-  plan: Plan,
-  client: Record<string, string | string[] | undefined>,
-  headers: Record<string, string>,
-) {
-  const policy = plan.headerPolicy;
-  if (!policy) return;
-  for (const name of policy.forwardRequestHeaders ?? []) {
-    const value = client[name.toLowerCase()];
-    if (value === undefined) continue;
-    const target =
-      Object.entries(policy.renameRequestHeaders ?? {}).find(
-        ([from]) => from.toLowerCase() === name.toLowerCase(),
-      )?.[1] ?? name;
-    headers[target.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  private share(key: object): Share {
+    let share = this.shares.get(key);
+    if (!share) {
+      share = new Share();
+      this.shares.set(key, share);
+    }
+    return share;
   }
-  for (const [name, value] of Object.entries(policy.setRequestHeaders ?? {})) headers[name.toLowerCase()] = value;
 }
 
-/** Collects a response: status, headers and at most `max` bytes of body (the rest is not read). */
-class CappedBodyHandler implements Dispatcher.DispatchHandler {
+/** One share of the pool: at most SHARE_CONNECTIONS calls in flight, the others waiting in order. */
+class Share {
+  private active = 0;
+  private readonly waiting: PendingCall[] = [];
+
+  enter(call: PendingCall): void {
+    call.onSettled = () => this.leave();
+    if (this.active < SHARE_CONNECTIONS) this.start(call);
+    else this.waiting.push(call);
+  }
+
+  private start(call: PendingCall): void {
+    this.active++;
+    call.started = true;
+    call.send();
+  }
+
+  private leave(): void {
+    this.active--;
+    let next = this.waiting.shift();
+    // Calls that timed out while waiting settled without a slot: skip them.
+    while (next?.settled) next = this.waiting.shift();
+    if (next) this.start(next);
+  }
+}
+
+type CallResult =
+  | { kind: "response"; response: BackendResponse }
+  | { kind: "timeout" }
+  | { kind: "failed"; error: Error & { code?: string } };
+
+/**
+ * One backend call from entering its share to its outcome: the timer of the whole call, and
+ * undici's handler collecting status, headers and at most `max` bytes of body (the rest is not
+ * read). undici's dispatch API rather than `request()`: no Readable stream and async iterator per
+ * response, which were most of the garbage a proxied call left behind.
+ */
+class PendingCall implements Dispatcher.DispatchHandler {
+  settled = false;
+  /** Holds a slot of its share (a call that times out while waiting never does). */
+  started = false;
+  dispatch: () => void = () => undefined;
+  onSettled: () => void = () => undefined;
+  private controller: Dispatcher.DispatchController | undefined;
+  private readonly timer: NodeJS.Timeout;
   private status = 0;
   private headers: BackendResponse["headers"] = {};
   private readonly chunks: Buffer[] = [];
   private size = 0;
-  private settled = false;
   private readonly max: number;
-  private readonly resolve: (response: BackendResponse) => void;
-  private readonly reject: (error: Error) => void;
+  private readonly resolve: (result: CallResult) => void;
 
-  constructor(max: number, resolve: (response: BackendResponse) => void, reject: (error: Error) => void) {
+  constructor(max: number, timeoutMs: number, resolve: (result: CallResult) => void) {
     this.max = max;
     this.resolve = resolve;
-    this.reject = reject;
+    this.timer = setTimeout(() => {
+      this.settle({ kind: "timeout" });
+      this.controller?.abort(new Error("backend timeout"));
+    }, timeoutMs);
   }
 
-  onRequestStart() {}
+  send(): void {
+    try {
+      this.dispatch();
+    } catch (error) {
+      this.settle({ kind: "failed", error: error as Error });
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController) {
+    this.controller = controller;
+    // Timed out while queued in the pool: it is not sent.
+    if (this.settled) controller.abort(new Error("backend timeout"));
+  }
 
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: BackendResponse["headers"]) {
     this.status = status;
@@ -162,20 +236,47 @@ class CappedBodyHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error) {
-    if (this.settled) return; // our own abort after the cap
-    this.settled = true;
-    this.reject(error);
+    this.settle({ kind: "failed", error }); // ignored after our own abort (timeout, read cap)
   }
 
   private finish(truncated: boolean) {
     if (this.settled) return;
-    this.settled = true;
     const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size);
-    this.resolve({
-      status: this.status,
-      headers: this.headers,
-      body: truncated ? body.subarray(0, this.max) : body,
-      ...(truncated ? { truncated } : {}),
+    this.settle({
+      kind: "response",
+      response: {
+        status: this.status,
+        headers: this.headers,
+        body: truncated ? body.subarray(0, this.max) : body,
+        ...(truncated ? { truncated } : {}),
+      },
     });
   }
+
+  private settle(result: CallResult) {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.started) this.onSettled();
+    this.resolve(result);
+  }
+}
+
+function applyHeaderPolicy(
+  plan: Plan,
+  client: Record<string, string | string[] | undefined>,
+  headers: Record<string, string>,
+) {
+  const policy = plan.headerPolicy;
+  if (!policy) return;
+  for (const name of policy.forwardRequestHeaders ?? []) {
+    const value = client[name.toLowerCase()];
+    if (value === undefined) continue;
+    const target =
+      Object.entries(policy.renameRequestHeaders ?? {}).find(
+        ([from]) => from.toLowerCase() === name.toLowerCase(),
+      )?.[1] ?? name;
+    headers[target.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  for (const [name, value] of Object.entries(policy.setRequestHeaders ?? {})) headers[name.toLowerCase()] = value;
 }

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import { gatewayRegistration } from "@atrium/control-plane/stream";
+import { envAllowPatterns, envPolicy } from "./env-policy.ts";
 
 export interface GatewayConfig {
   host: string;
@@ -17,8 +18,13 @@ export interface GatewayConfig {
   id: string;
   fqdns: string[];
   labels: Record<string, string>;
-  /** Holds the last configuration (and the instance id) across restarts; contains backend secrets (0600). */
+  /**
+   * Holds the last configuration (and the instance id) across restarts, in a folder per
+   * organization, bound to the credential; contains backend secrets (0600).
+   */
   cacheDir: string;
+  /** Names and globs a backend secret `${env:NAME}` may use (ATRIUM_GATEWAY_ENV_ALLOW); see env-policy.ts. */
+  envAllow?: string[];
   /** Signs legacy (2025) session ids; replicas of a group share it so any of them serves a session. */
   sessionKey: Buffer | undefined;
   bodyLimitBytes: number;
@@ -29,6 +35,16 @@ export interface GatewayConfig {
    * localhost, and ATRIUM_GATEWAY_ALLOWED_HOSTS; undefined when that variable is `*`.
    */
   allowedHosts: Set<string> | undefined;
+  /** The management listener (/q/metrics and health), apart from the public MCP port; loopback by default. */
+  managementHost: string;
+  managementPort: number;
+  /** Most messages in one JSON-RPC batch (2025-03-26); a larger batch is refused as a whole. */
+  maxBatchSize: number;
+  /** Slow clients: a request's headers, and the whole request, must arrive within these (both listeners). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Open connections one client address may hold; more are closed at once. */
+  maxConnectionsPerAddress: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -83,6 +99,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
   if (sessionKey && sessionKey.length < 32)
     throw new Error("ATRIUM_GATEWAY_SESSION_KEY must be base64 of at least 32 bytes");
   const { id, fqdns, labels } = identity.data;
+  const envAllow = envAllowPatterns(env.ATRIUM_GATEWAY_ENV_ALLOW);
+  envPolicy(envAllow); // refuses a malformed pattern at start-up
+  const managementPort = integer(env, "ATRIUM_GATEWAY_MANAGEMENT_PORT", 9090);
+  if (managementPort === port)
+    throw new Error(
+      "ATRIUM_GATEWAY_MANAGEMENT_PORT must differ from ATRIUM_GATEWAY_PORT: metrics stay off the MCP port",
+    );
+  const headersTimeoutMs = integer(env, "ATRIUM_GATEWAY_HEADERS_TIMEOUT_MS", 5_000);
+  const requestTimeoutMs = integer(env, "ATRIUM_GATEWAY_REQUEST_TIMEOUT_MS", 10_000);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new Error("ATRIUM_GATEWAY_HEADERS_TIMEOUT_MS must not exceed ATRIUM_GATEWAY_REQUEST_TIMEOUT_MS");
   return {
     host: env.ATRIUM_GATEWAY_HOST ?? "0.0.0.0",
     port,
@@ -93,10 +120,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     labels,
     cacheDir: env.ATRIUM_GATEWAY_CACHE_DIR || join(homedir(), ".cache", "atrium", "gateway", id),
     sessionKey,
+    envAllow,
     bodyLimitBytes: integer(env, "ATRIUM_GATEWAY_BODY_LIMIT_BYTES", 1024 * 1024),
     maxResultBytes: integer(env, "ATRIUM_GATEWAY_MAX_RESULT_BYTES", 1024 * 1024),
     logLevel: env.ATRIUM_LOG_LEVEL || "info",
     allowedHosts: allowedHosts(fqdns, env.ATRIUM_GATEWAY_ALLOWED_HOSTS ?? ""),
+    managementHost: env.ATRIUM_GATEWAY_MANAGEMENT_HOST || "127.0.0.1",
+    managementPort,
+    maxBatchSize: integer(env, "ATRIUM_GATEWAY_MAX_BATCH_SIZE", 32),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxConnectionsPerAddress: integer(env, "ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS", 256),
   };
 }
 

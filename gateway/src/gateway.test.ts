@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextproto
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
+import { managementUrl } from "./server.ts";
 import { type Stack, startStack, waitFor } from "./testing.ts";
 
 let stack: Stack;
@@ -384,8 +385,8 @@ describe("sync", () => {
     }
   });
 
-  it("exports Prometheus metrics per exposition and tool", async () => {
-    const metrics = await request(`${gateway.url}/q/metrics`);
+  it("exports Prometheus metrics per exposition and tool, on the management listener only", async () => {
+    const metrics = await request(`${managementUrl(gateway.app)}/q/metrics`);
     const text = await metrics.body.text();
     expect(text).toContain(
       `atrium_mcp_requests_total{exposition="${stack.expositionId}",method="tools/call",status="200"}`,

@@ -62,7 +62,7 @@ describe("GatewayMetrics", () => {
       ours.request(exposition, method, status, seconds);
       requests.inc({ exposition, method, status: String(status) });
       latency.observe({ exposition, method }, seconds);
-      ours.toolCall(exposition, "getPet", String(status), seconds / 2);
+      ours.toolCall(exposition, "getPet", status, seconds / 2);
       calls.inc({ exposition, tool: "getPet", outcome: String(status) });
       backend.observe({ exposition, tool: "getPet" }, seconds / 2);
     }
@@ -80,5 +80,24 @@ describe("GatewayMetrics", () => {
     expect(text.match(/^# TYPE atrium_mcp_request_duration_seconds histogram$/gm)).toHaveLength(1);
     expect(text).toContain('atrium_mcp_requests_total{exposition="a\\"b\\\\c\\nd",method="tools/call",status="200"} 1');
     expect(text).toContain('le="+Inf"} 1');
+  });
+});
+
+describe("label values come from closed sets", () => {
+  it("maps unknown methods and statuses to `other`, so 10,000 hostile values add no series", () => {
+    const metrics = new GatewayMetrics();
+    metrics.request("expo-1", "tools/call", 200, 0.01);
+    metrics.toolCall("expo-1", "getPet", 404, 0.01);
+    const baseline = metrics.render().length;
+    for (let i = 0; i < 10_000; i++) {
+      metrics.request("expo-1", `${"x".repeat(i % 100)}hostile-${i}`, 200, 0.01);
+      metrics.toolCall("expo-1", "getPet", 1000 + i, 0.01);
+    }
+    const text = metrics.render();
+    expect(text).not.toContain("hostile");
+    expect(text).toContain('atrium_mcp_requests_total{exposition="expo-1",method="other",status="200"} 10000');
+    expect(text).toContain('atrium_backend_responses_total{exposition="expo-1",tool="getPet",outcome="other"} 10000');
+    // one more series per family at most: the `other` one
+    expect(text.length).toBeLessThan(baseline * 2.2);
   });
 });

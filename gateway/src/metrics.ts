@@ -1,6 +1,12 @@
 /**
- * Prometheus metrics at /q/metrics: MCP requests and their latency per exposition and method,
- * and backend outcomes per exposition and tool.
+ * Prometheus metrics at /q/metrics (served on the management listener, see server.ts): MCP
+ * requests and their latency per exposition and method, and backend outcomes per exposition and
+ * tool.
+ *
+ * Every label value comes from a closed set, never from raw request input: methods are the MCP
+ * methods the gateway knows, else `other`; statuses are standard HTTP statuses, else `other`;
+ * expositions and tools are the ones served (callers only pass names that were looked up). So no
+ * client, however hostile, can grow the number of series.
  *
  * Counters and histograms are our own few lines rather than prom-client's: an update here is one
  * map lookup and a few additions, where prom-client hashes the label object on every update (four
@@ -8,9 +14,47 @@
  * rendered only when scraped.
  */
 
+import { STATUS_CODES } from "node:http";
+
+/** Tool-call outcomes the gateway names itself, beside backend HTTP statuses. */
+const OUTCOME_WORDS = ["timeout", "error", "invalid", "local"] as const;
+export type ToolOutcomeWord = (typeof OUTCOME_WORDS)[number];
+
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+/** Method label values: the MCP methods of every supported version, plus the gateway's own `batch` and `invalid`. */
+const METHOD_LABELS = new Set([
+  "initialize",
+  "ping",
+  "server/discover",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "batch",
+  "invalid",
+]);
+
+/** Status label values: statuses Node knows a reason phrase for (a backend may answer any number), and the outcome words. */
+const STATUS_LABELS = new Set<string>([...Object.keys(STATUS_CODES), ...OUTCOME_WORDS]);
+
+export function methodLabel(method: string): string {
+  return METHOD_LABELS.has(method) ? method : "other";
+}
+
+export function statusLabel(status: number | string): string {
+  const text = String(status);
+  return STATUS_LABELS.has(text) ? text : "other";
+}
 
 abstract class Family<S> {
   /** Series by their label values joined with NUL, which no label value holds in practice. */
@@ -138,20 +182,27 @@ export class GatewayMetrics {
     LATENCY_BUCKETS,
   );
 
+  /** `exposition`: a served Exposition's id; `method`: as the client sent it (mapped here). */
   request(exposition: string, method: string, status: number, seconds: number): void {
-    this.requests.inc(exposition, method, String(status));
-    this.latency.observe(seconds, exposition, method);
+    const label = methodLabel(method);
+    this.requests.inc(exposition, label, statusLabel(status));
+    this.latency.observe(seconds, exposition, label);
   }
 
-  toolCall(exposition: string, tool: string, outcome: string, seconds: number): void {
-    this.backendCalls.inc(exposition, tool, outcome);
+  /** `tool`: a tool of the Exposition; `outcome`: the backend's HTTP status (mapped here) or one of the gateway's own words. */
+  toolCall(exposition: string, tool: string, outcome: number | ToolOutcomeWord, seconds: number): void {
+    this.backendCalls.inc(exposition, tool, statusLabel(outcome));
     this.backendLatency.observe(seconds, exposition, tool);
   }
+
+  /** Families rendered by their owners at scrape time (the sync's staleness and refusals). */
+  readonly collectors: ((out: string[]) => void)[] = [];
 
   /** The text exposition format. */
   render(): string {
     const out: string[] = [];
     for (const family of [this.requests, this.latency, this.backendCalls, this.backendLatency]) family.render(out);
+    for (const collect of this.collectors) collect(out);
     return `${out.join("\n")}\n`;
   }
 }

@@ -1,7 +1,15 @@
 /**
- * The gateway's HTTP server on port 7777: MCP endpoints, readiness, liveness and metrics.
+ * The gateway's HTTP servers. The public one on port 7777: MCP endpoints, readiness and
+ * liveness (where the specification puts them). The management one, on its own port and
+ * loopback by default: metrics and health again, for Prometheus and the kubelet. Metrics never
+ * reach the public listener, which answers 404 for /q/metrics: they name Expositions and count
+ * their traffic.
+ *
+ * Both listeners close requests whose headers or body arrive too slowly and cap the connections
+ * one client address holds (@atrium/control-plane/listener).
  */
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { capConnectionsPerAddress, slowClientOptions } from "@atrium/control-plane/listener";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { Backends } from "./backend.ts";
 import type { GatewayConfig } from "./config.ts";
 import { mcpEndpoints } from "./mcp/endpoint.ts";
@@ -10,7 +18,19 @@ import { type GatewayMetrics, METRICS_CONTENT_TYPE } from "./metrics.ts";
 import type { ExpositionRegistry } from "./registry.ts";
 
 export interface GatewayParts {
-  config: Pick<GatewayConfig, "bodyLimitBytes" | "maxResultBytes" | "logLevel" | "allowedHosts">;
+  config: Pick<
+    GatewayConfig,
+    | "bodyLimitBytes"
+    | "maxResultBytes"
+    | "logLevel"
+    | "allowedHosts"
+    | "managementHost"
+    | "managementPort"
+    | "maxBatchSize"
+    | "headersTimeoutMs"
+    | "requestTimeoutMs"
+    | "maxConnectionsPerAddress"
+  >;
   registry: ExpositionRegistry;
   backends: Backends;
   sessions: SessionSigner;
@@ -20,34 +40,88 @@ export interface GatewayParts {
   isReady: () => boolean;
 }
 
+/** http://host:port of each public server's management listener, once it listens. */
+const managementUrls = new WeakMap<FastifyInstance, string>();
+
+/** Where the management listener of a server built here listens (after `listen` or `ready`). */
+export function managementUrl(app: FastifyInstance): string | undefined {
+  return managementUrls.get(app);
+}
+
 export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: parts.config.logLevel,
-      // Client credentials never reach the log.
-      redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],
-    },
+    ...serverOptions(parts),
     bodyLimit: parts.config.bodyLimitBytes,
-    return503OnClosing: true,
     // The hot path: request logging costs more than the rest of a proxied call.
     logController: new LogController({ disableRequestLogging: true }),
   });
+  capConnectionsPerAddress(app.server, parts.config.maxConnectionsPerAddress);
   // The root logger serves every request: a pino child per request (for its reqId binding)
   // costs more than the rest of fastify's routing, and requests are rarely logged — the few
   // log lines that concern one name its reqId themselves.
   app.setChildLoggerFactory((logger) => logger);
-  app.get("/q/health/live", async () => ({ status: "UP", version: parts.version }));
-  app.get("/q/health/ready", async (_request, reply) => {
-    const ready = parts.isReady();
-    return reply.status(ready ? 200 : 503).send({ status: ready ? "UP" : "DOWN", expositions: parts.registry.size });
-  });
-  app.get("/q/metrics", async (_request, reply) => reply.type(METRICS_CONTENT_TYPE).send(parts.metrics.render()));
+  parts.backends.setLogger(app.log);
+  healthRoutes(app, parts);
   await app.register(async (mcp) =>
     mcpEndpoints(mcp, {
       ...parts,
       maxResultBytes: parts.config.maxResultBytes,
       allowedHosts: parts.config.allowedHosts,
+      maxBatchSize: parts.config.maxBatchSize,
     }),
   );
+
+  // The management listener lives and dies with the public one: bound before it (a port in use
+  // stops the start), closed with it.
+  const management = buildManagementServer(parts);
+  app.addHook("onReady", async () => {
+    const address = await management.listen({ host: parts.config.managementHost, port: parts.config.managementPort });
+    managementUrls.set(app, loopbackUrl(address));
+  });
+  app.addHook("onClose", async () => {
+    await management.close();
+  });
   return app;
+}
+
+/** Metrics and health, for Prometheus and probes; not the MCP clients' business. */
+function buildManagementServer(parts: GatewayParts): FastifyInstance {
+  const app = Fastify({ ...serverOptions(parts), logController: new LogController({ disableRequestLogging: true }) });
+  capConnectionsPerAddress(app.server, parts.config.maxConnectionsPerAddress);
+  healthRoutes(app, parts);
+  app.get("/q/metrics", async (_request, reply) => reply.type(METRICS_CONTENT_TYPE).send(parts.metrics.render()));
+  return app;
+}
+
+function healthRoutes(app: FastifyInstance, parts: GatewayParts): void {
+  app.get("/q/health/live", async () => ({ status: "UP", version: parts.version }));
+  app.get("/q/health/ready", async (_request, reply) => {
+    const ready = parts.isReady();
+    return reply.status(ready ? 200 : 503).send({ status: ready ? "UP" : "DOWN", expositions: parts.registry.size });
+  });
+}
+
+function serverOptions(parts: GatewayParts): FastifyServerOptions {
+  return {
+    ...slowClientOptions(parts.config),
+    logger: {
+      level: parts.config.logLevel,
+      // Client credentials never reach the log.
+      redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],
+      // Nor do query strings, which may carry them.
+      serializers: {
+        req: (request: { method: string; url: string }) => ({ method: request.method, url: withoutQuery(request.url) }),
+      },
+    },
+    return503OnClosing: true,
+  };
+}
+
+export function withoutQuery(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
+function loopbackUrl(address: string): string {
+  return address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
 }

@@ -234,6 +234,12 @@ export async function startStack(
       maxResultBytes: 64 * 1024,
       logLevel: "silent",
       allowedHosts: allowedHosts([`${id}.test`], ""),
+      managementHost: "127.0.0.1",
+      managementPort: 0,
+      maxBatchSize: 32,
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 10_000,
+      maxConnectionsPerAddress: 256,
       ...overrides,
     };
   };

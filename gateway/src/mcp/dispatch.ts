@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Backends } from "../backend.ts";
+import type { ToolOutcomeWord } from "../metrics.ts";
 import type { ServedExposition } from "../registry.ts";
 import type { CallToolResult } from "../tools/mcp.ts";
 import { timeoutResult } from "../tools/result.ts";
@@ -21,7 +22,9 @@ export interface DispatchContext {
   backends: Backends;
   maxResultBytes: number;
   /** Observes each tool call's outcome (metrics). */
-  onToolCall?: (tool: string, outcome: number | "timeout" | "error" | "invalid" | "local", seconds: number) => void;
+  onToolCall?: (tool: string, outcome: number | ToolOutcomeWord, seconds: number) => void;
+  /** `performance.now()` by which backend calls must be answered (a batch's shared deadline). */
+  deadline?: number;
 }
 
 /** The result of a shared method; undefined when the method is not one of them. */
@@ -66,7 +69,7 @@ async function callTool(
   const runtime = typeof name === "string" ? context.served.toolset.get(name) : undefined;
   if (!runtime) throw new McpError(ERROR.invalidParams, `Unknown tool: ${String(name)}`, invalidStatus);
   const started = performance.now();
-  const observe = (outcome: number | "timeout" | "error" | "invalid" | "local") =>
+  const observe = (outcome: number | ToolOutcomeWord) =>
     context.onToolCall?.(runtime.tool.name, outcome, (performance.now() - started) / 1000);
   const plan = planCall(runtime, params.arguments);
   if (plan.result) {
@@ -74,7 +77,11 @@ async function callTool(
     return plan.result;
   }
   const { plan: settings } = context.served.exposition;
-  const outcome = await context.backends.call(context.served.backend, settings, plan.request, context.clientHeaders);
+  // The share of the pool is the tool's: one hanging tool cannot starve the others.
+  const outcome = await context.backends.call(context.served.backend, settings, plan.request, context.clientHeaders, {
+    share: plan.runtime,
+    deadline: context.deadline,
+  });
   if (outcome.kind === "timeout") {
     observe("timeout");
     return timeoutResult(outcome.ms);
@@ -106,6 +113,7 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
     served.exposition.plan,
     { method: "GET", path: source.path, headers: {} },
     context.clientHeaders,
+    { share: served.exposition.resources, deadline: context.deadline },
   );
   if (outcome.kind !== "response" || outcome.response.status >= 400) {
     const why =

@@ -6,8 +6,10 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Backends } from "../backend.ts";
-import type { GatewayMetrics } from "../metrics.ts";
+import { MAX_REQUEST_DEPTH, nestsDeeperThan } from "../json-depth.ts";
+import type { GatewayMetrics, ToolOutcomeWord } from "../metrics.ts";
 import { type ExpositionRegistry, type ServedExposition, sha256 } from "../registry.ts";
+import { answerBatch } from "./batch.ts";
 import { handleLegacy, initialize, sessionOf } from "./legacy.ts";
 import { handleModern, isModern } from "./modern.ts";
 import {
@@ -15,8 +17,8 @@ import {
   ERROR,
   errorResponse,
   isJsonRpcRequest,
+  isResponseOrNotificationLike,
   type JsonRpcId,
-  type JsonRpcRequest,
   McpError,
   resultResponse,
 } from "./protocol.ts";
@@ -31,6 +33,8 @@ export interface EndpointOptions {
   sessions: SessionSigner;
   metrics: GatewayMetrics;
   maxResultBytes: number;
+  /** Most messages in one JSON-RPC batch. */
+  maxBatchSize: number;
 }
 
 const ALLOW = "POST, DELETE";
@@ -44,12 +48,21 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   // JSON only: fastify would otherwise parse text/plain, and MCP requires application/json (415).
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser("error", "error");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
-    // A DELETE (ending a session) may carry the content type but no body.
-    body === "" && request.method !== "POST" ? done(null, undefined) : parseJson(request, String(body), done),
+  const tooDeep = new McpError(
+    ERROR.invalidParams,
+    `Invalid params: the request nests objects or arrays deeper than ${MAX_REQUEST_DEPTH} levels`,
+    400,
   );
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    // A DELETE (ending a session) may carry the content type but no body.
+    if (body === "" && request.method !== "POST") return done(null, undefined);
+    // Checked before parsing: deep values overflow the stack of whatever walks them later.
+    if (nestsDeeperThan(String(body), MAX_REQUEST_DEPTH)) return done(tooDeep, undefined);
+    parseJson(request, String(body), done);
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof McpError) return send(reply, error.httpStatus, errorResponse(null, error.code, error.message));
     // Transport-level problems, before any JSON-RPC id is known.
     const map: Record<string, [number, number, string]> = {
       FST_ERR_CTP_INVALID_JSON_BODY: [400, ERROR.parse, "Parse error: the body is not valid JSON"],
@@ -126,8 +139,8 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       clientHeaders: request.headers,
       backends: options.backends,
       maxResultBytes: options.maxResultBytes,
-      onToolCall: (tool: string, status: number | string, seconds: number) => {
-        metrics.toolCall(expositionLabel, tool, String(status), seconds);
+      onToolCall: (tool: string, outcome: number | ToolOutcomeWord, seconds: number) => {
+        metrics.toolCall(expositionLabel, tool, outcome, seconds);
       },
     };
     const observe = (method: string, status: number) => {
@@ -192,25 +205,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
           400,
         );
       }
-      const answers = [];
-      for (const message of messages) {
-        if (!isJsonRpcRequest(message)) {
-          if (!isResponseOrNotificationLike(message))
-            answers.push(errorResponse(null, ERROR.invalidRequest, "Invalid Request"));
-          continue;
-        }
-        if (message.id === undefined) continue;
-        try {
-          const result = await handleLegacy(message as JsonRpcRequest, session, context);
-          // A batch is one JSON array: a pre-serialized result goes back to being a value here.
-          answers.push(
-            resultResponse(message.id, result instanceof SerializedResult ? JSON.parse(result.json) : result),
-          );
-        } catch (error) {
-          if (!(error instanceof McpError)) throw error;
-          answers.push(errorResponse(message.id, error.code, error.message, error.data));
-        }
-      }
+      const answers = await answerBatch(messages, session, context, options.maxBatchSize);
       observe("batch", 200);
       return answers.length > 0 ? send(reply, 200, answers) : reply.status(202).send();
     } catch (error) {
@@ -278,10 +273,4 @@ function answer(request: FastifyRequest, reply: FastifyReply, id: JsonRpcId, res
   for (const chunk of chunks) reply.raw.write(chunk);
   reply.raw.end();
   return reply;
-}
-
-function isResponseOrNotificationLike(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  const message = value as Record<string, unknown>;
-  return message.jsonrpc === "2.0" && message.method === undefined && ("result" in message || "error" in message);
 }

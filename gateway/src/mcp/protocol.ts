@@ -79,3 +79,10 @@ export function isJsonRpcRequest(value: unknown): value is JsonRpcRequest {
     (message.id === undefined || typeof message.id === "string" || typeof message.id === "number")
   );
 }
+
+/** A JSON-RPC response (or a notification's answer-like shape) sent to the server: accepted and ignored. */
+export function isResponseOrNotificationLike(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const message = value as Record<string, unknown>;
+  return message.jsonrpc === "2.0" && message.method === undefined && ("result" in message || "error" in message);
+}
