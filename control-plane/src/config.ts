@@ -18,6 +18,8 @@ export interface ControlPlaneConfig {
   /** Gateways advertise health this often; stale after `gatewayStaleSeconds` without one. */
   gatewayHealthIntervalSeconds: number;
   gatewayStaleSeconds: number;
+  /** The change stream sends a heartbeat this often; gateways reconnect after three silent ones. */
+  streamHeartbeatSeconds: number;
   /** How long change-stream revisions are kept for resuming gateways. */
   changeRetentionSeconds: number;
   bodyLimitBytes: number;
@@ -49,6 +51,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlan
     loginTtlSeconds: integer(env, "ATRIUM_LOGIN_TTL_SECONDS", 12 * 3600),
     gatewayHealthIntervalSeconds: integer(env, "ATRIUM_GATEWAY_HEALTH_INTERVAL_SECONDS", 120),
     gatewayStaleSeconds: integer(env, "ATRIUM_GATEWAY_STALE_SECONDS", 300),
+    streamHeartbeatSeconds: integer(env, "ATRIUM_STREAM_HEARTBEAT_SECONDS", 15) || 15,
     changeRetentionSeconds: integer(env, "ATRIUM_CHANGE_RETENTION_SECONDS", 24 * 3600),
     bodyLimitBytes: integer(env, "ATRIUM_BODY_LIMIT_BYTES", 16 * 1024 * 1024),
     logLevel: env.ATRIUM_LOG_LEVEL || "info",

@@ -18,6 +18,7 @@ import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
 import { endedSessionRoutes } from "./routes/ended-sessions.ts";
 import { expositionRoutes } from "./routes/expositions.ts";
 import { gatewayGroupRoutes } from "./routes/gateway-groups.ts";
+import { gatewayProblemRoutes } from "./routes/gateway-problems.ts";
 import { gatewayRoutes } from "./routes/gateways.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { infoRoutes } from "./routes/info.ts";
@@ -89,6 +90,7 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
       await api.register(expositionRoutes, { context });
       await api.register(gatewayRoutes, { context });
       await api.register(endedSessionRoutes, { context });
+      await api.register(gatewayProblemRoutes, { context });
       await api.register(streamRoutes, { context, hub: context.hub });
     },
     { prefix: "/api/v1" },

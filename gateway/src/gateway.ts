@@ -5,11 +5,13 @@
 import type { FastifyInstance } from "fastify";
 import { Backends } from "./backend.ts";
 import type { GatewayConfig } from "./config.ts";
+import { DEFAULT_ENV_ALLOW, envPolicy } from "./env-policy.ts";
 import { SessionSigner } from "./mcp/sessions.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { ExpositionRegistry } from "./registry.ts";
 import { buildGatewayServer } from "./server.ts";
 import { ControlPlaneSync } from "./sync.ts";
+import { syncMetrics } from "./sync-metrics.ts";
 
 export const VERSION = "0.1.0";
 
@@ -22,7 +24,7 @@ export interface Gateway {
 }
 
 export async function startGateway(config: GatewayConfig): Promise<Gateway> {
-  const registry = new ExpositionRegistry();
+  const registry = new ExpositionRegistry(envPolicy(config.envAllow ?? DEFAULT_ENV_ALLOW));
   // Read a little past the result limit, so truncated results can say how much was cut.
   const backends = new Backends({ maxBodyBytes: config.maxResultBytes * 4 });
   let sync: ControlPlaneSync | undefined;
@@ -42,6 +44,7 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
     app.log.warn("ATRIUM_GATEWAY_SESSION_KEY is not set: 2025-era sessions only work on this replica");
   }
   sync = new ControlPlaneSync(config, registry, sessions, app.log, VERSION);
+  metrics.collectors.push(syncMetrics(sync, registry));
   const address = await app.listen({ host: config.host, port: config.port });
   sync.start();
   return {

@@ -3,14 +3,39 @@
  * templates) and looked up in O(1) by id or by organization/name. Updates build new maps and
  * swap them in one assignment: a request holds the Exposition it looked up, so it sees the old
  * or the new one, never half of each.
+ *
+ * Each Exposition is validated and compiled on its own: one the contract refuses, that fails to
+ * compile, or whose backend secret names an environment variable the gateway does not allow is
+ * not served (an older version of it neither: fail closed) and is kept as a refusal, so the
+ * others are served and the refusal can be reported.
  */
 import { createHash } from "node:crypto";
-import type { CompiledExposition } from "@atrium/control-plane/stream";
+import { type CompiledExposition, compiledExposition, PROBLEM_MESSAGE_MAX } from "@atrium/control-plane/stream";
+import { DEFAULT_ENV_ALLOW, type EnvPolicy, envPolicy } from "./env-policy.ts";
 import { type CompiledTemplate, compileTemplates } from "./mcp/resources.ts";
 import { SerializedResult } from "./mcp/serialized.ts";
 import { compileToolset } from "./tools/compile.ts";
 import { type BackendBase, parseBackendEndpoint } from "./tools/request.ts";
 import type { Toolset } from "./tools/runtime.ts";
+
+/** Why an Exposition is not served: a closed set, used as a metric label. */
+export const REFUSAL_REASONS = ["invalid", "compile", "environment"] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+export interface Refusal {
+  /** Undefined when the record does not even carry a usable id. */
+  expositionId: string | undefined;
+  reason: RefusalReason;
+  message: string;
+}
+
+class RefusedExposition extends Error {
+  readonly reason: RefusalReason;
+  constructor(reason: RefusalReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
 
 export interface ServedExposition {
   exposition: CompiledExposition;
@@ -30,7 +55,23 @@ export interface ServedExposition {
   verifiedKeys: Set<string>;
 }
 
-export function serve(exposition: CompiledExposition): ServedExposition {
+const defaultEnvPolicy = envPolicy(DEFAULT_ENV_ALLOW);
+
+/** Compiles one Exposition for serving; throws a RefusedExposition when it cannot be served. */
+export function serve(exposition: CompiledExposition, allowEnv: EnvPolicy = defaultEnvPolicy): ServedExposition {
+  const secret = exposition.plan.backendSecret;
+  if (secret?.source === "env") {
+    const refused = allowEnv(secret.variable ?? "");
+    if (refused) throw new RefusedExposition("environment", refused);
+  }
+  try {
+    return compiled(exposition);
+  } catch (error) {
+    throw new RefusedExposition("compile", `could not compile it: ${(error as Error).message}`);
+  }
+}
+
+function compiled(exposition: CompiledExposition): ServedExposition {
   return {
     exposition,
     toolset: compileToolset(exposition),
@@ -53,8 +94,37 @@ interface Maps {
 
 const pathKey = (organization: string, name: string) => `${organization}/${name}`;
 
+/** Validates and compiles one raw record; never throws. */
+function serveRaw(raw: unknown, allowEnv: EnvPolicy): ServedExposition | Refusal {
+  const rawId = (raw as { id?: unknown } | null)?.id;
+  const expositionId = typeof rawId === "string" ? rawId : undefined;
+  const parsed = compiledExposition.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    return { expositionId, reason: "invalid", message: `the gateway's contract refuses it: ${where}${issue?.message}` };
+  }
+  try {
+    return serve(parsed.data, allowEnv);
+  } catch (error) {
+    const reason = error instanceof RefusedExposition ? error.reason : "compile";
+    return { expositionId, reason, message: (error as Error).message };
+  }
+}
+
 export class ExpositionRegistry {
   private maps: Maps = { byId: new Map(), byPath: new Map() };
+  private refused = new Map<string | undefined, Refusal>();
+  private readonly allowEnv: EnvPolicy;
+
+  constructor(allowEnv: EnvPolicy = defaultEnvPolicy) {
+    this.allowEnv = allowEnv;
+  }
+
+  /** Expositions received but not served, and why. */
+  refusals(): Refusal[] {
+    return [...this.refused.values()];
+  }
 
   get size(): number {
     return this.maps.byId.size;
@@ -72,17 +142,34 @@ export class ExpositionRegistry {
     return [...this.maps.byId.values()].map((served) => served.exposition);
   }
 
-  /** A snapshot: everything is replaced. */
-  replaceAll(expositions: CompiledExposition[]): void {
-    this.maps = index(expositions.map(serve));
+  /** A snapshot: everything is replaced. Returns what was refused. */
+  replaceAll(expositions: unknown[], refusals: Refusal[] = []): Refusal[] {
+    this.refused = new Map(refusals.map((refusal) => [refusal.expositionId, refusal]));
+    return this.apply(expositions, [], new Map());
   }
 
-  /** A delta: upserts replace or add, deletes drop (unknown ids are ignored). */
-  apply(upserts: CompiledExposition[], deletes: string[]): void {
-    const next = new Map(this.maps.byId);
-    for (const id of deletes) next.delete(id);
-    for (const exposition of upserts) next.set(exposition.id, serve(exposition));
+  /** A delta: upserts replace or add, deletes drop (unknown ids are ignored). Returns what was refused. */
+  apply(upserts: unknown[], deletes: string[], base = this.maps.byId): Refusal[] {
+    const next = new Map(base);
+    const refusals: Refusal[] = [];
+    for (const id of deletes) {
+      next.delete(id);
+      this.refused.delete(id);
+    }
+    for (const raw of upserts) {
+      const served = serveRaw(raw, this.allowEnv);
+      if ("toolset" in served) {
+        next.set(served.exposition.id, served);
+        this.refused.delete(served.exposition.id);
+      } else {
+        const refusal = { ...served, message: served.message.slice(0, PROBLEM_MESSAGE_MAX) };
+        if (refusal.expositionId !== undefined) next.delete(refusal.expositionId);
+        this.refused.set(refusal.expositionId, refusal);
+        refusals.push(refusal);
+      }
+    }
     this.maps = index([...next.values()]);
+    return refusals;
   }
 }
 

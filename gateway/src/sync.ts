@@ -2,42 +2,78 @@
  * Keeps the registry in step with the control plane: registers, advertises health, holds the
  * change stream and applies what arrives. While the control plane is unreachable the last
  * configuration keeps being served; reconnects back off exponentially (with jitter); a refused
- * health advertisement or stream means "register again". Every applied state is written to a
- * cache file, so a restart while the control plane is down still serves.
+ * health advertisement or stream means "register again", and a refused token stops the stream.
  *
- * Sessions ended here are reported to the control plane, which streams them to every gateway
- * serving the Exposition (this one included); those ended elsewhere arrive with the stream.
+ * The stream is watched: the control plane sends a heartbeat every few seconds (it says how often
+ * when the gateway registers), so three silent heartbeats mean a dead or frozen replica and the
+ * gateway reconnects, with short connect and header timeouts so a frozen replica cannot hold it.
+ * How stale the configuration is stays visible (metric and readiness details).
+ *
+ * Each Exposition of a message is validated and compiled on its own (see registry.ts): one the
+ * gateway cannot serve is skipped and reported to the control plane, the others are applied and
+ * the revision advances. Every applied state is written to the cache (see cache.ts).
+ *
+ * Sessions ended here are reported to the control plane in batches, which streams them to every
+ * gateway serving the Exposition (this one included); those ended elsewhere arrive with the stream.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { type CompiledExposition, changesEvent, type EndedSession, snapshotEvent } from "@atrium/control-plane/stream";
+import {
+  changesEnvelope,
+  type EndedSession,
+  type ExpositionProblem,
+  endedSession,
+  registrationAnswer,
+  snapshotEnvelope,
+} from "@atrium/control-plane/stream";
 import { createParser } from "eventsource-parser";
-import { request } from "undici";
+import { Agent, request } from "undici";
+import { ConfigurationCache, credentialFingerprint } from "./cache.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { SessionSigner } from "./mcp/sessions.ts";
-import type { ExpositionRegistry } from "./registry.ts";
-
-interface CacheFile {
-  instanceId: string;
-  revision: number | undefined;
-  expositions: CompiledExposition[];
-  /** Absent in caches written before sessions were shared. */
-  endedSessions?: EndedSession[];
-}
+import type { ExpositionRegistry, Refusal } from "./registry.ts";
 
 export interface SyncLog {
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
+  error(object: object, message: string): void;
 }
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
+/** Until the control plane says otherwise at registration. */
+const DEFAULT_HEARTBEAT_SECONDS = 15;
+/** A reachable control plane accepts a connection at once; a longer wait means try another. */
+const CONNECT_TIMEOUT_MS = 3_000;
+/** At most this long for the stream's response headers (the control plane sends them at once). */
+const STREAM_HEADERS_TIMEOUT_MS = 10_000;
+/** Ended sessions reported within this long go in one request. */
+const ENDED_SESSIONS_BATCH_DELAY_MS = 200;
+const ENDED_SESSIONS_BATCH_MAX = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Exponential, with jitter so that gateways do not come back all at once. */
 function backoffMs(failures: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.min(failures, 10)) * (0.5 + Math.random() / 2);
 }
+
+/** Why a sync attempt failed, so the log says what happened: unreachable is only one of them. */
+type FailureKind = "unreachable" | "refused" | "credential refused" | "unreadable message";
+class SyncFailure extends Error {
+  readonly kind: FailureKind;
+  constructor(kind: FailureKind, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+const failureLogs: Record<FailureKind, string> = {
+  unreachable: "control plane unreachable; serving the last configuration",
+  refused: "the control plane refused this gateway; serving the last configuration",
+  "credential refused":
+    "the control plane refused this gateway's token: the change stream is stopped, the last configuration is served; " +
+    "give the gateway a valid token (ATRIUM_CONTROL_PLANE_TOKEN) and restart it",
+  "unreadable message": "the control plane sent a change-stream message this gateway cannot read; reconnecting",
+};
 
 export class ControlPlaneSync {
   /** True once the control plane has answered (registration and the stream's opening event). */
@@ -48,18 +84,29 @@ export class ControlPlaneSync {
   private readonly registry: ExpositionRegistry;
   private readonly sessions: SessionSigner;
   private readonly log: SyncLog;
-  private readonly cacheFile: string;
+  private readonly cache: ConfigurationCache;
+  private readonly dispatcher: Agent;
+  private organization: { id: string; name: string } | undefined;
   private stopped = false;
   private registered = false;
   private healthTimer: NodeJS.Timeout | undefined;
   private healthIntervalMs = 120_000;
+  private heartbeatMs = DEFAULT_HEARTBEAT_SECONDS * 1000;
   private streamAbort: AbortController | undefined;
+  /** When the control plane last confirmed the configuration was current (a message or heartbeat). */
+  private currentAt: number | undefined;
   private readonly version: string;
   /** Sessions ended here that the control plane has not accepted yet, by session hash. */
   private readonly unreported = new Map<string, EndedSession>();
   private reporting = false;
   private reportFailures = 0;
   private reportRetry: NodeJS.Timeout | undefined;
+  /** The problem set last accepted by the control plane (JSON); undefined: send it again. */
+  private reportedProblems: string | undefined;
+  private problemReporting = false;
+  private problemRetry: NodeJS.Timeout | undefined;
+  /** Expositions skipped since start, by reason (a metric). */
+  readonly refusalCounts = new Map<string, number>();
 
   constructor(
     config: GatewayConfig,
@@ -73,14 +120,17 @@ export class ControlPlaneSync {
     this.sessions = sessions;
     this.log = log;
     this.version = version;
-    this.cacheFile = join(config.cacheDir, "configuration.json");
-    const cache = this.readCache();
-    this.instanceId = cache?.instanceId ?? randomBytes(12).toString("base64url");
+    this.dispatcher = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+    this.cache = new ConfigurationCache(config.cacheDir, config.controlPlaneToken, log);
+    const cache = this.cache.load();
+    this.instanceId = cache?.instanceId ?? this.cache.instanceIdHint() ?? randomBytes(12).toString("base64url");
     if (cache) {
       this.revision = cache.revision;
-      registry.replaceAll(cache.expositions);
+      this.organization = cache.organization;
+      this.currentAt = cache.currentAt;
+      this.count(registry.replaceAll(cache.expositions, cache.refusals ?? []));
       sessions.refuse(cache.endedSessions ?? []);
-      log.info({ expositions: cache.expositions.length, revision: cache.revision }, "serving the cached configuration");
+      log.info({ expositions: registry.size, revision: cache.revision }, "serving the cached configuration");
     }
   }
 
@@ -89,25 +139,35 @@ export class ControlPlaneSync {
     void this.run();
   }
 
+  /** Seconds since the control plane last confirmed the configuration; undefined before it ever did. */
+  stalenessSeconds(now = Date.now()): number | undefined {
+    return this.currentAt === undefined ? undefined : Math.max(0, (now - this.currentAt) / 1000);
+  }
+
   /**
    * Reports a session ended here (the DELETE has already been answered). Until the control plane
-   * accepts it, only this replica refuses it; failures are retried with backoff and on reconnect.
+   * accepts it, only this replica refuses it; reports are sent in batches, failures retried with
+   * backoff and on reconnect.
    */
   reportEndedSession(ended: EndedSession): void {
     this.unreported.set(ended.sessionHash, ended);
-    void this.reportEndedSessions();
+    if (this.reportRetry || this.reporting) return;
+    this.reportRetry = setTimeout(() => void this.reportEndedSessions(), ENDED_SESSIONS_BATCH_DELAY_MS);
+    this.reportRetry.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.healthTimer);
     clearTimeout(this.reportRetry);
+    clearTimeout(this.problemRetry);
     this.streamAbort?.abort();
     if (this.registered) {
       await this.controlPlane("DELETE", `/api/v1/gateways/${this.config.id}?instanceId=${this.instanceId}`).catch(
         () => undefined,
       );
     }
+    await this.dispatcher.close().catch(() => undefined);
   }
 
   private async run(): Promise<void> {
@@ -122,11 +182,12 @@ export class ControlPlaneSync {
       } catch (error) {
         if (this.stopped) return;
         failures += 1;
-        const delay = backoffMs(failures);
-        this.log.warn(
-          { err: (error as Error).message, retryInMs: Math.round(delay) },
-          "control plane unreachable; serving the last configuration",
-        );
+        const kind = error instanceof SyncFailure ? error.kind : "unreachable";
+        // A refused token does not come back by itself: retry rarely, and say so loudly.
+        const delay = kind === "credential refused" ? BACKOFF_MAX_MS : backoffMs(failures);
+        const fields = { err: (error as Error).message, retryInMs: Math.round(delay) };
+        if (kind === "credential refused") this.log.error(fields, failureLogs[kind]);
+        else this.log.warn(fields, failureLogs[kind]);
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
@@ -141,11 +202,31 @@ export class ControlPlaneSync {
       labels,
       version: this.version,
     });
-    if (response.status !== 200) throw new Error(`registration refused (${response.status}): ${response.text}`);
-    const answer = JSON.parse(response.text) as { healthIntervalSeconds: number };
-    this.healthIntervalMs = answer.healthIntervalSeconds * 1000;
+    if (response.status === 401 || response.status === 403) {
+      this.streamAbort?.abort();
+      throw new SyncFailure("credential refused", `registration refused (${response.status}): ${response.text}`);
+    }
+    if (response.status !== 200) {
+      throw new SyncFailure("refused", `registration refused (${response.status}): ${response.text.slice(0, 300)}`);
+    }
+    const answer = registrationAnswer.safeParse(JSON.parse(response.text));
+    if (!answer.success) throw new SyncFailure("unreadable message", "unreadable registration answer");
+    this.healthIntervalMs = answer.data.healthIntervalSeconds * 1000;
+    this.heartbeatMs = (answer.data.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS) * 1000;
+    // Control planes that predate it do not say: the credential stands for the organization.
+    const organization = answer.data.organization ?? {
+      id: `credential-${credentialFingerprint(this.config.controlPlaneToken)}`,
+      name: "",
+    };
+    if (!this.cache.bindOrganization(organization)) {
+      // What the cache served was not this organization's: drop it, and take a fresh snapshot.
+      this.registry.replaceAll([]);
+      this.revision = undefined;
+      this.currentAt = undefined;
+    }
+    this.organization = organization;
     this.registered = true;
-    this.log.info({ id, fqdns, labels }, "registered with the control plane");
+    this.log.info({ id, fqdns, labels, organization: organization.name }, "registered with the control plane");
     clearInterval(this.healthTimer);
     this.healthTimer = setInterval(() => void this.advertiseHealth(), this.healthIntervalMs);
     this.healthTimer.unref();
@@ -155,47 +236,60 @@ export class ControlPlaneSync {
     const response = await this.controlPlane("POST", `/api/v1/gateways/${this.config.id}/health`, {
       instanceId: this.instanceId,
     }).catch((error: Error) => ({ status: 0, text: error.message }));
-    if (response.status === 404) {
-      // The registration is gone (stale, or cleaned up while unreachable): register again.
-      this.log.warn({}, "health advertisement refused; registering again");
+    if (response.status === 404 || response.status === 401) {
+      // The registration is gone (stale, cleaned up while unreachable) or the credential no longer
+      // holds: register again, which stops the stream for good if the token is refused.
+      this.log.warn({ status: response.status }, "health advertisement refused; registering again");
       this.registered = false;
       this.streamAbort?.abort();
     }
   }
 
-  /** One request per session, in order; stops at the first failure and retries later. */
+  /** In batches, in order; stops at the first failure and retries later. */
   private async reportEndedSessions(): Promise<void> {
     if (this.reporting || this.stopped) return;
     this.reporting = true;
     clearTimeout(this.reportRetry);
+    this.reportRetry = undefined;
     try {
-      for (const [hash, ended] of this.unreported) {
-        if (Date.parse(ended.expiresAt) > Date.now()) {
-          const response = await this.controlPlane(
-            "POST",
-            `/api/v1/gateways/${this.config.id}/ended-sessions`,
-            ended,
-          ).catch((error: Error) => ({ status: 0, text: error.message }));
-          if (response.status === 0 || response.status >= 500) {
-            this.reportFailures += 1;
-            const delay = backoffMs(this.reportFailures);
+      while (this.unreported.size > 0) {
+        const now = Date.now();
+        const batch = [...this.unreported.values()]
+          .filter((ended) => Date.parse(ended.expiresAt) > now)
+          .slice(0, ENDED_SESSIONS_BATCH_MAX);
+        for (const [hash, ended] of this.unreported)
+          if (Date.parse(ended.expiresAt) <= now) this.unreported.delete(hash);
+        if (batch.length === 0) return;
+        const response = await this.controlPlane("POST", `/api/v1/gateways/${this.config.id}/ended-sessions`, {
+          endedSessions: batch,
+        }).catch((error: Error) => ({ status: 0, text: error.message }));
+        if (response.status === 0 || response.status >= 500) {
+          this.reportFailures += 1;
+          const delay = backoffMs(this.reportFailures);
+          this.log.warn(
+            { err: response.text.slice(0, 300), pending: this.unreported.size, retryInMs: Math.round(delay) },
+            "could not report ended sessions; until then only this replica refuses them",
+          );
+          this.reportRetry = setTimeout(() => void this.reportEndedSessions(), delay);
+          this.reportRetry.unref();
+          return;
+        }
+        // Any other refusal (its Exposition deleted, the token revoked) would not change on retry.
+        if (response.status !== 200 && response.status !== 204) {
+          this.log.warn(
+            { status: response.status, problem: response.text.slice(0, 300) },
+            "the control plane refused ended sessions; only this replica refuses them",
+          );
+        } else if (response.status === 200) {
+          const dropped = (JSON.parse(response.text) as { dropped?: number }).dropped ?? 0;
+          if (dropped > 0) {
             this.log.warn(
-              { err: response.text.slice(0, 300), pending: this.unreported.size, retryInMs: Math.round(delay) },
-              "could not report an ended session; until then only this replica refuses it",
-            );
-            this.reportRetry = setTimeout(() => void this.reportEndedSessions(), delay);
-            this.reportRetry.unref();
-            return;
-          }
-          // Any other refusal (its Exposition deleted, the token revoked) would not change on retry.
-          if (response.status !== 204) {
-            this.log.warn(
-              { status: response.status, problem: response.text.slice(0, 300) },
-              "the control plane refused an ended session; only this replica refuses it",
+              { dropped },
+              "the control plane's cap on ended sessions was reached; only this replica refuses the rest",
             );
           }
         }
-        this.unreported.delete(hash);
+        for (const ended of batch) this.unreported.delete(ended.sessionHash);
         this.reportFailures = 0;
       }
     } finally {
@@ -203,25 +297,86 @@ export class ControlPlaneSync {
     }
   }
 
+  /** The problems to report: those with an Exposition id the control plane can know. */
+  private problemsJson(): string {
+    const problems: ExpositionProblem[] = this.registry
+      .refusals()
+      .flatMap((refusal) =>
+        refusal.expositionId && UUID.test(refusal.expositionId)
+          ? [{ expositionId: refusal.expositionId, message: refusal.message }]
+          : [],
+      );
+    return JSON.stringify(problems);
+  }
+
+  /** Sends the whole problem set when it differs from what the control plane last accepted. */
+  private async reportProblems(): Promise<void> {
+    if (this.problemReporting || this.stopped || !this.registered) return;
+    const json = this.problemsJson();
+    if (json === this.reportedProblems) return;
+    this.problemReporting = true;
+    clearTimeout(this.problemRetry);
+    try {
+      const response = await this.controlPlane("PUT", `/api/v1/gateways/${this.config.id}/problems`, {
+        instanceId: this.instanceId,
+        problems: JSON.parse(json),
+      }).catch((error: Error) => ({ status: 0, text: error.message }));
+      if (response.status === 204) {
+        this.reportedProblems = json;
+      } else if (response.status === 0 || response.status >= 500) {
+        this.problemRetry = setTimeout(() => void this.reportProblems(), backoffMs(3));
+        this.problemRetry.unref();
+        return;
+      } else {
+        // Not retried until the set changes (or the stream reconnects): it would be refused again.
+        this.reportedProblems = json;
+        this.log.warn(
+          { status: response.status, problem: response.text.slice(0, 300) },
+          "the control plane refused this gateway's report of Expositions it cannot serve",
+        );
+      }
+    } finally {
+      this.problemReporting = false;
+    }
+    // The set may have changed while the report was on its way.
+    if (this.problemsJson() !== this.reportedProblems) void this.reportProblems();
+  }
+
   private async stream(onOpen: () => void): Promise<void> {
     const query = new URLSearchParams({ instanceId: this.instanceId });
     if (this.revision !== undefined) query.set("since", String(this.revision));
     this.streamAbort = new AbortController();
-    const response = await request(`${this.config.controlPlaneUrl}/api/v1/gateways/${this.config.id}/stream?${query}`, {
-      headers: { authorization: `Bearer ${this.config.controlPlaneToken}`, accept: "text/event-stream" },
-      signal: this.streamAbort.signal,
-      headersTimeout: 30_000,
-      bodyTimeout: 60_000, // heartbeats arrive every 15 s
-    });
-    if (response.statusCode === 404) {
+    // A stream that stays silent for three heartbeats is dead or its replica frozen.
+    const silenceMs = 3 * this.heartbeatMs;
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(`${this.config.controlPlaneUrl}/api/v1/gateways/${this.config.id}/stream?${query}`, {
+        dispatcher: this.dispatcher,
+        headers: { authorization: `Bearer ${this.config.controlPlaneToken}`, accept: "text/event-stream" },
+        signal: this.streamAbort.signal,
+        headersTimeout: Math.min(STREAM_HEADERS_TIMEOUT_MS, silenceMs),
+        bodyTimeout: silenceMs,
+      });
+    } catch (error) {
+      if (this.stopped) return;
+      throw new SyncFailure("unreachable", (error as Error).message);
+    }
+    if (response.statusCode === 404 || response.statusCode === 401) {
       this.registered = false;
       await response.body.dump();
-      throw new Error("the control plane does not know this gateway's registration");
+      throw new SyncFailure(
+        "refused",
+        response.statusCode === 404
+          ? "the control plane does not know this gateway's registration"
+          : "the control plane refused this gateway's token on the change stream",
+      );
     }
     if (response.statusCode !== 200) {
       const text = await response.body.text();
-      throw new Error(`change stream refused (${response.statusCode}): ${text.slice(0, 300)}`);
+      throw new SyncFailure("refused", `change stream refused (${response.statusCode}): ${text.slice(0, 300)}`);
     }
+    // Problems are sent again on each new stream: the control plane may have forgotten them.
+    this.reportedProblems = undefined;
     let failure: Error | undefined;
     const parser = createParser({
       onEvent: (event) => {
@@ -229,63 +384,86 @@ export class ControlPlaneSync {
           this.handle(event.event, event.data);
           onOpen();
         } catch (error) {
-          failure = error as Error;
+          failure = new SyncFailure("unreadable message", (error as Error).message);
           this.streamAbort?.abort();
         }
       },
     });
     try {
-      for await (const chunk of response.body) parser.feed(chunk.toString("utf8"));
+      for await (const chunk of response.body) {
+        if (this.ready) this.currentAt = Date.now(); // an event or a heartbeat: the replica is alive
+        parser.feed(chunk.toString("utf8"));
+      }
     } catch (error) {
       if (failure) throw failure;
       if (this.stopped) return;
-      throw error;
+      throw new SyncFailure("unreachable", `the change stream broke: ${(error as Error).message}`);
     }
     if (failure) throw failure;
-    throw new Error("the change stream ended");
+    throw new SyncFailure("unreachable", "the change stream ended");
   }
 
   private handle(event: string | undefined, data: string): void {
     if (event === "snapshot") {
-      const snapshot = snapshotEvent.parse(JSON.parse(data));
-      this.registry.replaceAll(snapshot.expositions);
+      const snapshot = snapshotEnvelope.parse(JSON.parse(data));
+      const refusals = this.registry.replaceAll(snapshot.expositions);
       // Added to, never replaced: sessions ended here may not have reached the control plane yet.
-      this.sessions.refuse(snapshot.endedSessions);
+      this.sessions.refuse(validEndedSessions(snapshot.endedSessions));
       this.revision = snapshot.revision;
       this.log.info(
         {
           revision: snapshot.revision,
-          expositions: snapshot.expositions.length,
+          expositions: this.registry.size,
+          skipped: refusals.length,
           endedSessions: snapshot.endedSessions.length,
         },
         "applied a snapshot",
       );
+      this.count(refusals);
     } else if (event === "changes") {
-      const changes = changesEvent.parse(JSON.parse(data));
-      this.registry.apply(changes.upserts, changes.deletes);
-      this.sessions.refuse(changes.endedSessions);
+      const changes = changesEnvelope.parse(JSON.parse(data));
+      const refusals = this.registry.apply(changes.upserts, changes.deletes);
+      this.sessions.refuse(validEndedSessions(changes.endedSessions));
       this.revision = changes.revision;
       this.log.info(
         {
           revision: changes.revision,
           upserts: changes.upserts.length,
+          skipped: refusals.length,
           deletes: changes.deletes.length,
           endedSessions: changes.endedSessions.length,
         },
         "applied changes",
       );
+      this.count(refusals);
     } else if (event === "resumed") {
-      this.revision = (JSON.parse(data) as { revision: number }).revision;
+      const resumed = (JSON.parse(data) as { revision?: unknown }).revision;
+      if (typeof resumed !== "number") throw new Error("a resumed event without a revision");
+      this.revision = resumed;
     } else {
       return;
     }
     this.ready = true;
+    this.currentAt = Date.now();
     this.writeCache();
+    void this.reportProblems();
   }
 
-  private async controlPlane(method: "GET" | "POST" | "DELETE", path: string, body?: unknown) {
+  /** Logs and counts what was skipped (the message says why; it never carries a secret). */
+  private count(refusals: Refusal[]): void {
+    for (const refusal of refusals) {
+      this.refusalCounts.set(refusal.reason, (this.refusalCounts.get(refusal.reason) ?? 0) + 1);
+      this.log.warn(
+        { exposition: refusal.expositionId, reason: refusal.reason, problem: refusal.message },
+        "skipped an Exposition this gateway cannot serve; the others are served",
+      );
+    }
+  }
+
+  private async controlPlane(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) {
     const response = await request(`${this.config.controlPlaneUrl}${path}`, {
       method,
+      dispatcher: this.dispatcher,
       headers: {
         authorization: `Bearer ${this.config.controlPlaneToken}`,
         ...(body === undefined ? {} : { "content-type": "application/json" }),
@@ -297,25 +475,23 @@ export class ControlPlaneSync {
     return { status: response.statusCode, text: await response.body.text() };
   }
 
-  private readCache(): CacheFile | undefined {
-    try {
-      return JSON.parse(readFileSync(this.cacheFile, "utf8")) as CacheFile;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Atomically, readable by the gateway's user only: it holds backend secrets. */
   private writeCache(): void {
-    const cache: CacheFile = {
+    this.cache.write({
       instanceId: this.instanceId,
+      organization: this.organization,
       revision: this.revision,
+      currentAt: this.currentAt,
       expositions: this.registry.all(),
+      refusals: this.registry.refusals(),
       endedSessions: this.sessions.endedSessions(),
-    };
-    mkdirSync(this.config.cacheDir, { recursive: true, mode: 0o700 });
-    const temporary = `${this.cacheFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(cache), { mode: 0o600 });
-    renameSync(temporary, this.cacheFile);
+    });
   }
+}
+
+/** Ended sessions are checked one by one too: a malformed entry is dropped, not the message. */
+function validEndedSessions(raw: unknown[]): EndedSession[] {
+  return raw.flatMap((entry) => {
+    const parsed = endedSession.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
 }

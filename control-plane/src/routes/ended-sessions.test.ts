@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE } from "../stream/ended-sessions.ts";
 import {
   type ApiClient,
   createTestDatabase,
@@ -49,6 +50,12 @@ function endedSession(expositionId: string, expiresInMs = 3600_000) {
 }
 
 describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
+  const endedSessionRevisions = async () => {
+    const rows = await writer.database.db.execute(
+      sql`select count(*)::int as n from changes where kind = 'EndedSession'`,
+    );
+    return (rows as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+  };
   let database: TestDatabase | undefined;
   let writer: TestControlPlane;
   let streamer: TestControlPlane;
@@ -160,15 +167,43 @@ describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
     }
   });
 
+  it("records a batch as one revision, and at most the per-Exposition cap a minute", async () => {
+    const flood = await expose(writer.admin, "flood", { region: "flood" });
+    const batches = Array.from({ length: 3 }, () => Array.from({ length: 100 }, () => endedSession(flood)));
+    const revisionsBefore = await endedSessionRevisions();
+    const answers = [];
+    for (const batch of batches) answers.push(await reporter.call("POST", reportPath, { endedSessions: batch }));
+    expect(answers[0]?.status).toBe(204);
+    expect(answers[1]?.status).toBe(200);
+    expect(answers[1]?.body).toEqual({ recorded: ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE - 100, dropped: 80 });
+    expect(answers[2]?.body).toEqual({ recorded: 0, dropped: 100 });
+    const rows = await writer.database.db.execute(
+      sql`select count(*)::int as n from ended_sessions where exposition_id = ${flood}`,
+    );
+    expect((rows as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE);
+    // One revision per batch that recorded anything: 300 sessions, 2 revisions.
+    expect((await endedSessionRevisions()) - revisionsBefore).toBe(2);
+    // Retried, an already recorded batch records nothing more.
+    expect((await reporter.call("POST", reportPath, { endedSessions: batches[0] })).status).toBe(204);
+    expect((await endedSessionRevisions()) - revisionsBefore).toBe(2);
+  });
+
   it("refuses bad input with the field named", async () => {
     const valid = endedSession(ids.eu as string);
+    // A bare session (gateways that predate batches) is read as a batch of one.
     const cases: [unknown, string][] = [
-      [{ ...valid, sessionHash: "not-a-hash" }, "body.sessionHash"],
-      [{ ...valid, sessionHash: valid.sessionHash.toUpperCase() }, "body.sessionHash"],
-      [{ ...valid, expositionId: "eu" }, "body.expositionId"],
-      [{ ...valid, expiresAt: "tomorrow" }, "body.expiresAt"],
-      [{ ...valid, expiresAt: new Date(Date.now() + 3 * 24 * 3600_000).toISOString() }, "body.expiresAt"],
-      [{ sessionHash: valid.sessionHash }, "body.expositionId"],
+      [{ ...valid, sessionHash: "not-a-hash" }, "body.endedSessions.0.sessionHash"],
+      [{ ...valid, sessionHash: valid.sessionHash.toUpperCase() }, "body.endedSessions.0.sessionHash"],
+      [{ ...valid, expositionId: "eu" }, "body.endedSessions.0.expositionId"],
+      [{ ...valid, expiresAt: "tomorrow" }, "body.endedSessions.0.expiresAt"],
+      [
+        { ...valid, expiresAt: new Date(Date.now() + 3 * 24 * 3600_000).toISOString() },
+        "body.endedSessions.0.expiresAt",
+      ],
+      [{ sessionHash: valid.sessionHash }, "body.endedSessions.0.expositionId"],
+      [{ endedSessions: [valid, { ...valid, sessionHash: "x" }] }, "body.endedSessions.1.sessionHash"],
+      [{ endedSessions: [] }, "body.endedSessions"],
+      [{ endedSessions: Array.from({ length: 101 }, () => valid) }, "body.endedSessions"],
     ];
     for (const [body, field] of cases) {
       const refused = await reporter.call("POST", reportPath, body);

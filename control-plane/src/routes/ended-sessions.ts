@@ -1,7 +1,8 @@
 /**
- * POST /api/v1/gateways/:id/ended-sessions — a gateway reports a 2025-era session a client
- * ended on it (by SHA-256 of its id), so the change stream makes every gateway serving the
- * Exposition refuse it until it expires. See docs/change-stream.md.
+ * POST /api/v1/gateways/:id/ended-sessions — a gateway reports 2025-era sessions clients ended
+ * on it (by SHA-256 of their ids), in batches, so the change stream makes every gateway serving
+ * the Exposition refuse them until they expire. Recorded as one change per batch, at most
+ * ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE per Exposition. See docs/change-stream.md.
  */
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
@@ -10,8 +11,8 @@ import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import { endedSession, gatewayId, SESSION_TTL_SECONDS } from "../stream/contract.ts";
-import { recordEndedSession } from "../stream/ended-sessions.ts";
+import { endedSessionsReport, gatewayId, SESSION_TTL_SECONDS } from "../stream/contract.ts";
+import { recordEndedSessions } from "../stream/ended-sessions.ts";
 
 /** Tolerated clock difference between a gateway and the control plane. */
 const CLOCK_SKEW_SECONDS = 300;
@@ -22,7 +23,16 @@ export const endedSessionRoutes: FastifyPluginAsync<{ context: AppContext }> = a
 
   app.post(
     "/gateways/:id/ended-sessions",
-    { schema: { params: z.object({ id: gatewayId }), body: endedSession } },
+    {
+      schema: { params: z.object({ id: gatewayId }), body: endedSessionsReport },
+      // Gateways that predate batches send one bare session: read it as a batch of one.
+      preValidation: async (request) => {
+        const body = request.body;
+        if (body && typeof body === "object" && !Array.isArray(body) && !("endedSessions" in body)) {
+          request.body = { endedSessions: [body] } as typeof request.body;
+        }
+      },
+    },
     async (request, reply) => {
       const organizationId = request.principal.organizationId;
       const [gateway] = await db
@@ -31,14 +41,18 @@ export const endedSessionRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         .where(and(eq(gateways.organizationId, organizationId), eq(gateways.id, request.params.id)));
       if (!gateway) throw errors.notFound("Gateway registration", request.params.id);
       // Rows live until `expiresAt`: a session cannot outlive its TTL, so neither may they.
-      if (Date.parse(request.body.expiresAt) > Date.now() + (SESSION_TTL_SECONDS + CLOCK_SKEW_SECONDS) * 1000) {
+      const latest = Date.now() + (SESSION_TTL_SECONDS + CLOCK_SKEW_SECONDS) * 1000;
+      const tooLate = request.body.endedSessions.findIndex((ended) => Date.parse(ended.expiresAt) > latest);
+      if (tooLate >= 0) {
         throw errors.invalidField(
-          "body.expiresAt",
+          `body.endedSessions.${tooLate}.expiresAt`,
           `must be at most ${SESSION_TTL_SECONDS / 3600} h from now: sessions expire that long after they are issued`,
         );
       }
-      await recordEndedSession(db, organizationId, request.body);
-      return reply.status(204).send();
+      const { recorded, dropped } = await recordEndedSessions(db, organizationId, request.body.endedSessions);
+      // 204 when everything was taken; the counts when the cap dropped some (the gateway keeps refusing those itself).
+      if (dropped === 0) return reply.status(204).send();
+      return reply.status(200).send({ recorded, dropped });
     },
   );
 };

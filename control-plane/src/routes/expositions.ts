@@ -11,6 +11,7 @@ import type { AppContext } from "../context.ts";
 import { configurationPlans, expositions, gatewayGroups } from "../db/schema.ts";
 import { errors, type FieldError } from "../errors.ts";
 import { recordChange } from "../stream/changes.ts";
+import { expositionProblemView, problemsByExposition } from "./gateway-problems.ts";
 import { liveGateways } from "./gateways.ts";
 import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
 
@@ -23,6 +24,9 @@ const expositionView = expositionBody.extend({
   id: z.string(),
   gatewayGroup: z.object({ id: z.number(), name: z.string() }),
   endpoints: z.array(z.string()).describe("FQDNs of the live gateways serving it."),
+  problems: z
+    .array(expositionProblemView)
+    .describe("Gateways that received it but do not serve it, and why (empty when every gateway serves it)."),
   ...timestamps,
 });
 
@@ -39,6 +43,11 @@ export const expositionRoutes: FastifyPluginAsync<{ context: AppContext }> = asy
       .where(id ? and(inOrg(organizationId), eq(expositions.id, id)) : inOrg(organizationId))
       .orderBy(expositions.createdAt);
     const live = rows.length > 0 ? await liveGateways(db, organizationId, context.config.gatewayStaleSeconds) : [];
+    const problems = await problemsByExposition(
+      db,
+      organizationId,
+      rows.map((row) => row.exposition.id),
+    );
     return rows.map(({ exposition, group }) => ({
       id: exposition.id,
       name: exposition.name,
@@ -49,6 +58,7 @@ export const expositionRoutes: FastifyPluginAsync<{ context: AppContext }> = asy
         .filter((gateway) => selectsGateway(group as GatewayGroupSelector, gateway.labels))
         .flatMap((gateway) => gateway.fqdns)
         .sort(),
+      problems: problems.get(exposition.id) ?? [],
       ...timestampsOf(exposition),
     }));
   }

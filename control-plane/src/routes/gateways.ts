@@ -9,9 +9,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
-import { gateways } from "../db/schema.ts";
+import { gateways, organizations } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import { gatewayId, instanceId, registration } from "../stream/contract.ts";
+import { gatewayId, instanceId, registration, registrationAnswer } from "../stream/contract.ts";
 import { found, listOf } from "./records.ts";
 
 const gatewayView = z.object({
@@ -39,7 +39,7 @@ export async function liveGateways(db: Db, organizationId: string, staleSeconds:
 export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = context.database;
-  const { gatewayStaleSeconds, gatewayHealthIntervalSeconds } = context.config;
+  const { gatewayStaleSeconds, gatewayHealthIntervalSeconds, streamHeartbeatSeconds } = context.config;
   const owned = (orgId: string, id: string) => and(eq(gateways.organizationId, orgId), eq(gateways.id, id));
 
   const cleanup = setInterval(
@@ -60,7 +60,7 @@ export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
       schema: {
         body: registration,
         response: {
-          200: z.object({ id: z.string(), healthIntervalSeconds: z.number(), staleAfterSeconds: z.number() }),
+          200: registrationAnswer,
         },
       },
     },
@@ -82,7 +82,17 @@ export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
           .values({ organizationId, id, ...values })
           .onConflictDoUpdate({ target: [gateways.organizationId, gateways.id], set: values });
       });
-      return { id, healthIntervalSeconds: gatewayHealthIntervalSeconds, staleAfterSeconds: gatewayStaleSeconds };
+      const [organization] = await db
+        .select({ id: organizations.id, name: organizations.name })
+        .from(organizations)
+        .where(eq(organizations.id, organizationId));
+      return {
+        id,
+        healthIntervalSeconds: gatewayHealthIntervalSeconds,
+        staleAfterSeconds: gatewayStaleSeconds,
+        heartbeatSeconds: streamHeartbeatSeconds,
+        organization,
+      };
     },
   );
 

@@ -19,8 +19,6 @@ import { readEndedSessions } from "../stream/ended-sessions.ts";
 import type { ChangeBatch, ChangeHub } from "../stream/hub.ts";
 import { isLive } from "./gateways.ts";
 
-const HEARTBEAT_MS = 15_000;
-
 export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: ChangeHub }> = async (
   base,
   { context, hub },
@@ -67,6 +65,8 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         connection: "keep-alive",
         "x-accel-buffering": "no",
       });
+      // Headers go out at once: a gateway tells a live replica from a frozen one without waiting for the snapshot.
+      raw.flushHeaders();
       const send = (event: string, revision: number, data: unknown) =>
         raw.write(`id: ${revision}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
@@ -112,7 +112,10 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
           });
       };
       const unsubscribe = hub.subscribe(organizationId, enqueue);
-      const heartbeat = setInterval(() => raw.write(": heartbeat\n\n"), HEARTBEAT_MS);
+      const heartbeat = setInterval(
+        () => raw.write(": heartbeat\n\n"),
+        context.config.streamHeartbeatSeconds * 1000,
+      );
       open.add(raw);
       raw.on("close", () => {
         open.delete(raw);

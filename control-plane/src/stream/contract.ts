@@ -106,6 +106,11 @@ export const endedSession = z.object({
   expiresAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z" }),
 });
 export type EndedSession = z.output<typeof endedSession>;
+export const ENDED_SESSIONS_REPORT_MAX = 100;
+/** What a gateway reports at once (gateways that predate batches send one bare `endedSession`). */
+export const endedSessionsReport = z.object({
+  endedSessions: z.array(endedSession).min(1).max(ENDED_SESSIONS_REPORT_MAX),
+});
 /** Absent from control planes that predate ended sessions. */
 const endedSessions = z.array(endedSession).default([]);
 
@@ -122,6 +127,47 @@ export const changesEvent = z.object({
   upserts: z.array(compiledExposition),
   deletes: z.array(z.string()),
   endedSessions,
+});
+
+/**
+ * The same events read leniently, as gateways read them: the envelope is checked, then each
+ * Exposition (and ended session) on its own, so one record a gateway cannot serve never holds
+ * up the others.
+ */
+export const snapshotEnvelope = z.object({
+  revision: z.number(),
+  expositions: z.array(z.unknown()),
+  endedSessions: z.array(z.unknown()).default([]),
+});
+export const changesEnvelope = z.object({
+  revision: z.number(),
+  upserts: z.array(z.unknown()),
+  deletes: z.array(z.string()),
+  endedSessions: z.array(z.unknown()).default([]),
+});
+
+/** The control plane's answer to a registration; fields added later are optional for older control planes. */
+export const registrationAnswer = z.object({
+  id: z.string(),
+  healthIntervalSeconds: z.number(),
+  staleAfterSeconds: z.number(),
+  /** The change stream sends a heartbeat this often: a gateway hearing nothing for three of them reconnects. */
+  heartbeatSeconds: z.number().positive().optional(),
+  /** The organization the token belongs to: the gateway's cache is bound to it. */
+  organization: z.object({ id: z.string(), name: z.string() }).optional(),
+});
+
+export const PROBLEM_MESSAGE_MAX = 500;
+/** An Exposition a gateway received but does not serve, and why. */
+export const expositionProblem = z.object({
+  expositionId: z.uuid({ message: "must be an Exposition id (a UUID)" }),
+  message: z.string().min(1).max(PROBLEM_MESSAGE_MAX),
+});
+export type ExpositionProblem = z.output<typeof expositionProblem>;
+/** PUT /gateways/:id/problems: the whole current set, replacing what the gateway reported before. */
+export const gatewayProblemsReport = z.object({
+  instanceId,
+  problems: z.array(expositionProblem).max(10_000),
 });
 
 /** What a gateway sends to register (id, FQDNs, labels): gateways validate their own configuration with it. */

@@ -1,10 +1,10 @@
 /**
- * Ended 2025-era sessions: recorded when a gateway reports one (with a change, so the streams of
- * every replica hear of it), read by the change stream for the Expositions a gateway serves, and
- * forgotten once the session would have expired anyway.
+ * Ended 2025-era sessions: recorded when a gateway reports a batch of them (with one change, so
+ * the streams of every replica hear of it; capped per Exposition and minute), read by the change
+ * stream for the Expositions a gateway serves, and forgotten once the session would have expired.
  */
 import type { GatewayGroupSelector } from "@atrium/crds";
-import { and, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
+import { and, count, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { endedSessions, expositions, gatewayGroups } from "../db/schema.ts";
 import { errors } from "../errors.ts";
@@ -17,26 +17,85 @@ export interface EndedSessionEntry {
   selector: GatewayGroupSelector;
 }
 
-/** Idempotent; 404 when the Exposition is not the organization's. An already expired session is not kept. */
-export async function recordEndedSession(db: Db, organizationId: string, ended: EndedSession): Promise<void> {
-  const expiresAt = new Date(ended.expiresAt);
-  await db.transaction(async (tx) => {
-    const [exposition] = await tx
+/**
+ * At most this many sessions per Exposition and minute are recorded: past it, a flood of
+ * (initialize, DELETE) cannot grow every gateway's memory and the outbox. What is dropped stays
+ * refused by the gateway that ended it, and expires with the session anyway.
+ */
+export const ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE = 120;
+
+/**
+ * Records a gateway's batch as one change (one revision for all of it). Idempotent; 404 when an
+ * Exposition is not the organization's. Expired and already known sessions are not kept.
+ * Returns how many were recorded and how many the per-Exposition cap dropped.
+ */
+export async function recordEndedSessions(
+  db: Db,
+  organizationId: string,
+  batch: EndedSession[],
+): Promise<{ recorded: number; dropped: number }> {
+  return db.transaction(async (tx) => {
+    const expositionIds = [...new Set(batch.map((ended) => ended.expositionId))];
+    const known = await tx
       .select({ id: expositions.id })
       .from(expositions)
-      .where(and(eq(expositions.organizationId, organizationId), eq(expositions.id, ended.expositionId)));
-    if (!exposition) throw errors.notFound("Exposition", ended.expositionId);
-    if (expiresAt.getTime() <= Date.now()) return;
-    const [known] = await tx
-      .select({ sessionHash: endedSessions.sessionHash })
+      .where(and(eq(expositions.organizationId, organizationId), inArray(expositions.id, expositionIds)));
+    const unknown = expositionIds.find((id) => !known.some((row) => row.id === id));
+    if (unknown) throw errors.notFound("Exposition", unknown);
+    const now = Date.now();
+    const fresh = [
+      ...new Map(batch.map((ended) => [`${ended.expositionId}/${ended.sessionHash}`, ended])).values(),
+    ].filter((ended) => Date.parse(ended.expiresAt) > now);
+    if (fresh.length === 0) return { recorded: 0, dropped: 0 };
+    const already = await tx
+      .select({ expositionId: endedSessions.expositionId, sessionHash: endedSessions.sessionHash })
       .from(endedSessions)
-      .where(and(eq(endedSessions.expositionId, ended.expositionId), eq(endedSessions.sessionHash, ended.sessionHash)));
-    if (known) return; // a retried report: gateways already heard of it
-    const revision = await recordChange(tx, organizationId, "EndedSession", ended.sessionHash);
+      .where(
+        and(
+          inArray(endedSessions.expositionId, expositionIds),
+          inArray(
+            endedSessions.sessionHash,
+            fresh.map((ended) => ended.sessionHash),
+          ),
+        ),
+      );
+    const seen = new Set(already.map((row) => `${row.expositionId}/${row.sessionHash}`));
+    const recent = await tx
+      .select({ expositionId: endedSessions.expositionId, count: count() })
+      .from(endedSessions)
+      .where(
+        and(inArray(endedSessions.expositionId, expositionIds), gt(endedSessions.createdAt, new Date(now - 60_000))),
+      )
+      .groupBy(endedSessions.expositionId);
+    const room = new Map(expositionIds.map((id) => [id, ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE]));
+    for (const row of recent) room.set(row.expositionId, ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE - row.count);
+    const kept: EndedSession[] = [];
+    let dropped = 0;
+    for (const ended of fresh) {
+      if (seen.has(`${ended.expositionId}/${ended.sessionHash}`)) continue; // a retried report
+      const left = room.get(ended.expositionId) ?? 0;
+      if (left <= 0) {
+        dropped += 1;
+        continue;
+      }
+      room.set(ended.expositionId, left - 1);
+      kept.push(ended);
+    }
+    if (kept.length === 0) return { recorded: 0, dropped };
+    const revision = await recordChange(tx, organizationId, "EndedSession", kept[0]?.sessionHash ?? "");
     await tx
       .insert(endedSessions)
-      .values({ organizationId, expositionId: ended.expositionId, sessionHash: ended.sessionHash, revision, expiresAt })
+      .values(
+        kept.map((ended) => ({
+          organizationId,
+          expositionId: ended.expositionId,
+          sessionHash: ended.sessionHash,
+          revision,
+          expiresAt: new Date(ended.expiresAt),
+        })),
+      )
       .onConflictDoNothing();
+    return { recorded: kept.length, dropped };
   });
 }
 

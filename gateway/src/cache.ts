@@ -1,0 +1,141 @@
+/**
+ * The gateway's cache file: the last applied configuration, so a restart while the control plane
+ * is down still serves. It holds backend secrets, so it belongs to one identity: it lives in a
+ * folder per organization (`<cacheDir>/<organization id>/configuration.json`) and records a
+ * fingerprint of the credential that fetched it. A file written for another organization or
+ * credential is never served: it is set aside (renamed) with a warning, and the gateway takes a
+ * fresh snapshot.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { EndedSession } from "@atrium/control-plane/stream";
+import type { Refusal } from "./registry.ts";
+
+const FILE_NAME = "configuration.json";
+
+export interface CacheFile {
+  instanceId: string;
+  /** Absent in caches written before they were bound to an identity: such a file is set aside. */
+  organization?: { id: string; name: string };
+  /** {@link credentialFingerprint} of the token that fetched this configuration. */
+  credential?: string;
+  revision: number | undefined;
+  /** When the control plane last confirmed this configuration was current (epoch ms). */
+  currentAt?: number;
+  /** Validated again when loaded, like anything that arrives on the stream. */
+  expositions: unknown[];
+  refusals?: Refusal[];
+  /** Absent in caches written before sessions were shared. */
+  endedSessions?: EndedSession[];
+}
+
+export interface CacheLog {
+  warn(object: object, message: string): void;
+}
+
+/** A SHA-256 prefix: tells credentials apart without storing anything that could be used as one. */
+export function credentialFingerprint(token: string): string {
+  return createHash("sha256").update(`atrium-gateway-cache:${token}`).digest("hex").slice(0, 32);
+}
+
+export class ConfigurationCache {
+  private readonly dir: string;
+  private readonly credential: string;
+  private readonly log: CacheLog;
+  /** Where the file is read and written; known once loaded, or once the organization is. */
+  private file: string | undefined;
+  /** The instance id of a file set aside: a restart with a rotated token keeps its registration. */
+  private setAsideInstanceId: string | undefined;
+
+  constructor(dir: string, token: string, log: CacheLog) {
+    this.dir = dir;
+    this.credential = credentialFingerprint(token);
+    this.log = log;
+  }
+
+  /** The cache written with this credential, if any; older unbound caches are set aside. */
+  load(): CacheFile | undefined {
+    const unbound = join(this.dir, FILE_NAME);
+    if (existsSync(unbound)) {
+      this.setAside(unbound, "it was written before caches were bound to an organization");
+    }
+    let folders: string[] = [];
+    try {
+      folders = readdirSync(this.dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name);
+    } catch {
+      return undefined; // no cache yet
+    }
+    for (const folder of folders) {
+      const file = join(this.dir, folder, FILE_NAME);
+      const cache = read(file);
+      if (
+        cache?.credential === this.credential &&
+        cache.organization &&
+        safeFolderName(cache.organization.id) === folder
+      ) {
+        this.file = file;
+        return cache;
+      }
+    }
+    return undefined;
+  }
+
+  /** An instance id to keep when no cache of this identity exists. */
+  instanceIdHint(): string | undefined {
+    return this.setAsideInstanceId;
+  }
+
+  /**
+   * The control plane told which organization the token belongs to. Returns false when the
+   * loaded cache is not that organization's: the caller drops what it served from it.
+   */
+  bindOrganization(organization: { id: string }): boolean {
+    const file = join(this.dir, safeFolderName(organization.id), FILE_NAME);
+    if (this.file === file) return true;
+    const loaded = this.file;
+    if (loaded) this.setAside(loaded, "the control plane says the token belongs to another organization");
+    const existing = read(file);
+    if (existing && existing.credential !== this.credential) {
+      this.setAside(file, "it was written with another credential");
+    }
+    this.file = file;
+    return loaded === undefined;
+  }
+
+  /** Atomically, readable by the gateway's user only: it holds backend secrets. */
+  write(cache: Omit<CacheFile, "credential">): void {
+    if (!this.file) return; // neither loaded nor bound yet: nothing worth keeping
+    const folder = join(this.file, "..");
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ ...cache, credential: this.credential }), { mode: 0o600 });
+    renameSync(temporary, this.file);
+  }
+
+  private setAside(file: string, why: string): void {
+    this.setAsideInstanceId ??= read(file)?.instanceId;
+    const aside = `${file}.set-aside-${Date.now()}`;
+    try {
+      renameSync(file, aside);
+      this.log.warn({ file, setAsideAs: aside }, `cache file not used: ${why}; taking a fresh snapshot`);
+    } catch (error) {
+      this.log.warn({ file, err: (error as Error).message }, `cache file not used (${why}) and could not be renamed`);
+    }
+  }
+}
+
+function read(file: string): CacheFile | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as CacheFile;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Organization ids are UUIDs; anything else is reduced to safe characters, never a path. */
+function safeFolderName(id: string): string {
+  return id.replace(/[^A-Za-z0-9-]/g, "_") || "_";
+}
