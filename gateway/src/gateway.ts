@@ -39,6 +39,7 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
     metrics,
     version: VERSION,
     isReady: () => sync?.ready ?? false,
+    readinessDetails: () => sync?.details() ?? {},
   });
   if (!config.sessionKey) {
     app.log.warn("ATRIUM_GATEWAY_SESSION_KEY is not set: 2025-era sessions only work on this replica");

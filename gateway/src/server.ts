@@ -38,6 +38,8 @@ export interface GatewayParts {
   version: string;
   /** Readiness: initial control-plane connectivity established. */
   isReady: () => boolean;
+  /** Shown with readiness, never changing it: how current the configuration is, what was not served. */
+  readinessDetails?: () => Record<string, unknown>;
 }
 
 /** http://host:port of each public server's management listener, once it listens. */
@@ -97,7 +99,11 @@ function healthRoutes(app: FastifyInstance, parts: GatewayParts): void {
   app.get("/q/health/live", async () => ({ status: "UP", version: parts.version }));
   app.get("/q/health/ready", async (_request, reply) => {
     const ready = parts.isReady();
-    return reply.status(ready ? 200 : 503).send({ status: ready ? "UP" : "DOWN", expositions: parts.registry.size });
+    return reply.status(ready ? 200 : 503).send({
+      status: ready ? "UP" : "DOWN",
+      expositions: parts.registry.size,
+      ...parts.readinessDetails?.(),
+    });
   });
 }
 

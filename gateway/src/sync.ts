@@ -57,7 +57,7 @@ function backoffMs(failures: number): number {
 }
 
 /** Why a sync attempt failed, so the log says what happened: unreachable is only one of them. */
-type FailureKind = "unreachable" | "refused" | "credential refused" | "unreadable message";
+export type FailureKind = "unreachable" | "refused" | "credential refused" | "unreadable message";
 class SyncFailure extends Error {
   readonly kind: FailureKind;
   constructor(kind: FailureKind, message: string) {
@@ -105,6 +105,8 @@ export class ControlPlaneSync {
   private reportedProblems: string | undefined;
   private problemReporting = false;
   private problemRetry: NodeJS.Timeout | undefined;
+  /** Why the last sync attempt failed; cleared when a stream opens. */
+  lastFailure: FailureKind | undefined;
   /** Expositions skipped since start, by reason (a metric). */
   readonly refusalCounts = new Map<string, number>();
 
@@ -137,6 +139,19 @@ export class ControlPlaneSync {
   /** Runs until stop(): register, then stream forever, re-registering when told to. */
   start(): void {
     void this.run();
+  }
+
+  /** For readiness: how current the configuration is, what is not served, and why the sync last failed. */
+  details(): Record<string, unknown> {
+    const staleness = this.stalenessSeconds();
+    return {
+      configuration: {
+        revision: this.revision ?? null,
+        stalenessSeconds: staleness === undefined ? null : Math.round(staleness),
+        notServed: this.registry.refusals().length,
+        ...(this.lastFailure ? { lastProblem: this.lastFailure } : {}),
+      },
+    };
   }
 
   /** Seconds since the control plane last confirmed the configuration; undefined before it ever did. */
@@ -183,6 +198,7 @@ export class ControlPlaneSync {
         if (this.stopped) return;
         failures += 1;
         const kind = error instanceof SyncFailure ? error.kind : "unreachable";
+        this.lastFailure = kind;
         // A refused token does not come back by itself: retry rarely, and say so loudly.
         const delay = kind === "credential refused" ? BACKOFF_MAX_MS : backoffMs(failures);
         const fields = { err: (error as Error).message, retryInMs: Math.round(delay) };
@@ -383,6 +399,7 @@ export class ControlPlaneSync {
         try {
           this.handle(event.event, event.data);
           onOpen();
+          this.lastFailure = undefined;
         } catch (error) {
           failure = new SyncFailure("unreadable message", (error as Error).message);
           this.streamAbort?.abort();
