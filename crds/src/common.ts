@@ -94,6 +94,36 @@ export function exactlyOneOf<T extends z.ZodObject>(schema: T, keys: readonly (k
     .meta({ "x-kubernetes-validations": [{ rule, message }] });
 }
 
+/**
+ * A rule across several fields of one object: checked by Zod (`holds`) and, through CEL, by the
+ * API server, with the same message. `cel` is written for the custom resource's shape.
+ */
+export interface CrossFieldRule {
+  message: string;
+  /** Where Zod reports a violation. */
+  path: string[];
+  cel: string;
+  holds: (value: Record<string, unknown>) => boolean;
+}
+
+/** Adds cross-field rules to an object schema; apply it last, since Zod cannot extend a refined object. */
+export function withRules<T extends z.ZodType>(schema: T, rules: readonly CrossFieldRule[]) {
+  let refined: z.ZodType = schema;
+  for (const rule of rules) {
+    refined = refined.refine((value) => rule.holds(value as Record<string, unknown>), {
+      message: rule.message,
+      path: rule.path,
+    });
+  }
+  return refined.meta({
+    "x-kubernetes-validations": rules.map(({ cel, message, path }) => ({
+      rule: cel,
+      message,
+      fieldPath: `.${path.join(".")}`,
+    })),
+  }) as unknown as T;
+}
+
 /** Reconciliation states of Service, GatewayGroup, ConfigurationPlan, Exposition and SecretSource. */
 export const reconcileState = z
   .enum(["UNKNOWN", "IN_PROGRESS", "READY", "ERROR"])

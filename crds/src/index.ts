@@ -3,6 +3,7 @@
  */
 export {
   artifactStatus,
+  type CrossFieldRule,
   condition,
   envReference,
   exactlyOneOf,
@@ -14,6 +15,7 @@ export {
   objectRef,
   reconcileState,
   reconcileStatus,
+  withRules,
 } from "./common.ts";
 export {
   customResourceDefinition,
@@ -27,6 +29,7 @@ export {
   backendSecret,
   backendSecretFields,
   ConfigurationPlan,
+  configurationPlanRules,
   configurationPlanSpec,
   headerPolicy,
   oauthSettings,

@@ -3,7 +3,7 @@
  * validator of a whole custom resource and what the CRD generator needs.
  */
 import { z } from "zod";
-import { objectName } from "./common.ts";
+import { type CrossFieldRule, objectName, withRules } from "./common.ts";
 import { GROUP_VERSION } from "./group.ts";
 
 /** The parts of `metadata` Atrium reads; the rest is the API server's business. */
@@ -24,6 +24,8 @@ export interface KindOptions<Kind extends string, Spec extends z.ZodObject, Stat
   description: string;
   spec: Spec;
   status: Status;
+  /** Rules across fields of the spec, added after `keepOnDelete` (Zod cannot extend a refined object). */
+  rules?: readonly CrossFieldRule[];
 }
 
 export function defineKind<Kind extends string, Spec extends z.ZodObject, Status extends z.ZodObject>(
@@ -31,7 +33,7 @@ export function defineKind<Kind extends string, Spec extends z.ZodObject, Status
 ) {
   const { kind, status } = options;
   // Every kind may keep its control-plane record when the custom resource is deleted.
-  const spec = options.spec
+  const extended = options.spec
     .extend({
       keepOnDelete: z
         .boolean()
@@ -39,6 +41,7 @@ export function defineKind<Kind extends string, Spec extends z.ZodObject, Status
         .describe("Keep the record in the control plane when this resource is deleted (default: delete it)."),
     })
     .describe(options.spec.description ?? kind);
+  const spec = options.rules ? withRules(extended, options.rules) : extended;
   const resource = z.object({
     apiVersion: z.literal(GROUP_VERSION),
     kind: z.literal(kind),

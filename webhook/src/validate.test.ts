@@ -79,6 +79,7 @@ describe("validateResource", () => {
     const verdict = refusal(
       sample("ConfigurationPlan", {
         backendEndpoint: "https://user:pass@x.example.com",
+        apiKey: undefined,
         oauth: {
           issuer: "https://id.example.com/#top",
           jwksUri: "https://id.example.com\\@evil.example.com/keys",
@@ -112,9 +113,25 @@ describe("validateResource", () => {
     expect(verdict.fields).toEqual(["spec.backendSecret.elicit"]);
     const withOAuth = sample("ConfigurationPlan", {
       backendSecret: { elicit: { description: "Your token" } },
+      apiKey: undefined,
       oauth: { issuer: "https://id.example.com" },
     });
     expect(validateResource(withOAuth).allowed).toBe(true);
+  });
+
+  it("allows one client authentication mode, and per-tool scopes only with one tool per operation", () => {
+    const both = refusal(sample("ConfigurationPlan", { oauth: { issuer: "https://id.example.com" } }));
+    expect(both.violations).toEqual([
+      { field: "spec.oauth", message: "a plan has one client authentication mode: set apiKey or oauth, not both" },
+    ]);
+    const discovery = refusal(
+      sample("ConfigurationPlan", {
+        apiKey: undefined,
+        toolExposureMode: "Discovery",
+        oauth: { issuer: "https://id.example.com", toolScopes: { listPets: ["pets:read"] } },
+      }),
+    );
+    expect(discovery.fields).toEqual(["spec.oauth.toolScopes"]);
   });
 
   it("checks ${env:VAR} references", () => {

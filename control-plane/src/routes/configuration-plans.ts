@@ -2,7 +2,7 @@
  * Configuration Plans: a Service bound to a backend with the endpoint's settings. The client
  * API key is generated here, returned once, stored as a hash; renewing it replaces it at once.
  */
-import { httpUrl } from "@atrium/crds";
+import { configurationPlanRules, httpUrl, withRules } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -15,12 +15,18 @@ import { recordChange, type Tx } from "../stream/changes.ts";
 import { type PlanSettings, planSettings } from "../stream/contract.ts";
 import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
 
-const planBody = planSettings.extend({
-  name: recordName,
-  serviceId: z.uuid(),
-  backendEndpoint: httpUrl,
-  apiKey: z.boolean().default(false).describe("Protect the endpoint with a generated API key (x-atrium-key)."),
-});
+const planBody = withRules(
+  planSettings.extend({
+    name: recordName,
+    serviceId: z.uuid(),
+    backendEndpoint: httpUrl,
+    apiKey: z
+      .boolean()
+      .default(false)
+      .describe("Protect the endpoint with a generated API key (x-atrium-key); not with oauth."),
+  }),
+  configurationPlanRules,
+);
 const planView = planSettings.extend({
   id: z.string(),
   name: z.string(),

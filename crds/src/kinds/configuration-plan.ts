@@ -2,8 +2,18 @@
  * ConfigurationPlan: binds a Service to a backend and holds every setting of an MCP endpoint.
  */
 import { z } from "zod";
-import { envReference, exactlyOneOf, httpUrl, objectName, objectRef, reconcileStatus, stringSet } from "../common.ts";
+import {
+  type CrossFieldRule,
+  envReference,
+  exactlyOneOf,
+  httpUrl,
+  objectName,
+  objectRef,
+  reconcileStatus,
+  stringSet,
+} from "../common.ts";
 import { defineKind } from "../kind.ts";
+import { toolName } from "./custom-tools.ts";
 
 export const toolExposureMode = z
   .enum(["PerOperation", "Discovery"])
@@ -31,21 +41,82 @@ export const headerPolicy = z
       .optional()
       .describe("Forwarded client headers to send under another name: client name → backend name."),
     setRequestHeaders: z
-      .record(headerName, z.string().max(8192))
+      .record(
+        headerName,
+        z
+          .string()
+          .max(8192)
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is refused here.
+          .regex(/^[^\r\n\x00]*$/, { message: "must not contain CR, LF or NUL (a header value is one line)" }),
+      )
       .optional()
       .describe("Fixed headers added to every backend request."),
   })
   .describe("Which headers cross the gateway, in each direction, and under what name.");
 
+/** An OAuth scope token (RFC 6749 section 3.3): printable ASCII without space, '"' or '\\'. */
+const scopeToken = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, { message: "must be an OAuth scope: printable ASCII, no space, '\"' or '\\'" });
+
 export const oauthSettings = z
   .object({
-    issuer: httpUrl.describe("Issuer (iss) that tokens must carry."),
-    jwksUri: httpUrl.optional().describe("Where the signing keys are; discovered from the issuer when absent."),
-    audience: z.string().min(1).optional().describe("Audience (aud) that tokens must carry."),
-    resource: httpUrl.optional().describe("Protected-resource identifier of the MCP endpoint (RFC 8707 / RFC 9728)."),
-    requiredScopes: stringSet().optional().describe("Scopes every token must carry."),
+    issuer: httpUrl.describe("Issuer (iss) that tokens must carry, compared exactly."),
+    jwksUri: httpUrl
+      .optional()
+      .describe(
+        "Where the issuer's signing keys are; when absent, read from the issuer's RFC 8414 or OpenID Connect metadata.",
+      ),
+    audience: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .describe("Audience (aud) that tokens must carry; the endpoint's resource URL when absent."),
+    resource: httpUrl
+      .optional()
+      .describe(
+        "Protected-resource identifier of the MCP endpoint (RFC 8707 / RFC 9728), published in its metadata; " +
+          "the URL clients call when absent. A token's resource claim, when present, must equal it.",
+      ),
+    requiredScopes: stringSet(scopeToken)
+      .optional()
+      .describe("Scopes every token must carry (scope or scp claim); a token without one is refused with 403."),
+    toolScopes: z
+      .record(toolName, stringSet(scopeToken).min(1))
+      .optional()
+      .describe(
+        "Scopes a token needs for one tool, beyond requiredScopes: tool name → scopes. tools/list shows a caller " +
+          "only the tools their scopes allow; a call to another tool is refused with 403 insufficient_scope.",
+      ),
   })
-  .describe("OAuth 2.0 bearer-token protection of the MCP endpoint, checked by the gateway.");
+  .describe(
+    "OAuth 2.0 bearer-token protection of the MCP endpoint, enforced by the gateway: every request needs a valid " +
+      "token from this issuer (Authorization: Bearer).",
+  );
+
+/**
+ * The plan-level rules. They read the custom resource's shape and the REST body's alike: there
+ * `apiKey` is an object, here a boolean that defaults to false.
+ */
+export const configurationPlanRules: readonly CrossFieldRule[] = [
+  {
+    message: "a plan has one client authentication mode: set apiKey or oauth, not both",
+    path: ["oauth"],
+    cel: "!(has(self.apiKey) && has(self.oauth))",
+    holds: (plan) => !(plan.apiKey && plan.oauth !== undefined),
+  },
+  {
+    message: "oauth.toolScopes needs toolExposureMode PerOperation: Discovery mode has no per-tool list to filter",
+    path: ["oauth", "toolScopes"],
+    cel: "!has(self.oauth) || !has(self.oauth.toolScopes) || !has(self.toolExposureMode) || self.toolExposureMode != 'Discovery'",
+    holds: (plan) =>
+      (plan.oauth as { toolScopes?: unknown } | undefined)?.toolScopes === undefined ||
+      plan.toolExposureMode !== "Discovery",
+  },
+];
 
 export const secretSourceKeyRef = z
   .object({
@@ -84,7 +155,9 @@ export const configurationPlanSpec = z
         ),
       })
       .optional()
-      .describe("Protect the endpoint with a generated API key, sent by clients in the x-atrium-key header."),
+      .describe(
+        "Protect the endpoint with a generated API key, sent by clients in the x-atrium-key header (not with oauth).",
+      ),
     oauth: oauthSettings.optional(),
     backendSecret: backendSecret.optional(),
     includedOperations: stringSet().optional().describe("operationIds to expose as tools; all operations when absent."),
@@ -98,7 +171,12 @@ export const configurationPlanSpec = z
       .max(600_000)
       .default(30_000)
       .describe("Time the backend has to answer; past it the tool result is a gateway-generated 504."),
-    audit: z.boolean().default(false).describe("Emit audit events (authentication and tool calls) for this plan."),
+    audit: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Emit an audit event (JSON line, and OTLP log when configured) for each authentication decision and tool call.",
+      ),
   })
   .describe("The settings of an MCP endpoint over a Service's backend.");
 
@@ -109,4 +187,5 @@ export const ConfigurationPlan = defineKind({
   description: "Binds a Service to a backend with the settings of an MCP endpoint (auth, operations, headers).",
   spec: configurationPlanSpec,
   status: reconcileStatus,
+  rules: configurationPlanRules,
 });
