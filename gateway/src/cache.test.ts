@@ -1,0 +1,115 @@
+/**
+ * The cache belongs to one identity: a gateway restarted with the same token serves its cache at
+ * once; restarted with another organization's token (same id, same cache folder) it never serves
+ * the first organization's Expositions; a cache written before caches were bound to an identity
+ * is set aside.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { credentialFingerprint } from "./cache.ts";
+import { startGateway } from "./gateway.ts";
+import { FIXTURE_OPENAPI, type Stack, startStack, waitFor } from "./testing.ts";
+
+let stack: Stack;
+let organizationId: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("the gateway's cache", () => {
+  it("is kept per organization, bound to the credential, and served at once after a restart", async () => {
+    const config = stack.gatewayConfig();
+    const first = await startGateway(config);
+    await waitFor(() => first.registry.size > 0, "the first snapshot");
+    await first.close();
+    const folders = readdirSync(config.cacheDir);
+    expect(folders).toHaveLength(1);
+    organizationId = folders[0] as string;
+    const file = join(config.cacheDir, organizationId, "configuration.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const cache = JSON.parse(readFileSync(file, "utf8"));
+    expect(cache.organization.id).toBe(organizationId);
+    expect(cache.credential).toBe(credentialFingerprint(stack.token));
+    expect(readFileSync(file, "utf8")).not.toContain(stack.token);
+
+    const again = await startGateway(config);
+    try {
+      // From the cache, before the control plane has said anything.
+      expect(again.registry.byId(stack.expositionId)).toBeDefined();
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("is not served to a gateway restarted with another organization's token", async () => {
+    const admin = stack.controlPlane.admin;
+    await admin.call("POST", "/api/v1/organizations", {
+      name: "other",
+      admin: { username: "olga", password: "olga-password-12" },
+    });
+    const other = await stack.controlPlane.api.login({
+      organization: "other",
+      username: "olga",
+      password: "olga-password-12",
+    });
+    const service = await other.call("POST", "/api/v1/services", {
+      name: "other",
+      version: "1",
+      openapi: { inline: FIXTURE_OPENAPI },
+    });
+    const plan = await other.call("POST", "/api/v1/configuration-plans", {
+      name: "other",
+      serviceId: service.body.id,
+      backendEndpoint: `${stack.backend.url}/api`,
+    });
+    const group = await other.call("POST", "/api/v1/gateway-groups", { name: "test", labels: { env: "test" } });
+    const exposition = await other.call("POST", "/api/v1/expositions", {
+      name: "other",
+      configurationPlanId: plan.body.id,
+      gatewayGroupId: group.body.id,
+    });
+    const token = (await other.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).body.token;
+
+    // The same id and cache folder as the first test's gateway.
+    const config = {
+      ...stack.gatewayConfig(),
+      id: "gw-1",
+      cacheDir: join(stack.gatewayConfig().cacheDir, "..", "gw-1"),
+    };
+    const switched = await startGateway({ ...config, controlPlaneToken: token });
+    try {
+      expect(switched.registry.size).toBe(0);
+      await waitFor(
+        () => switched.registry.byId(exposition.body.id) !== undefined,
+        "the other organization's snapshot",
+      );
+      expect(switched.registry.byId(stack.expositionId)).toBeUndefined();
+      expect(switched.registry.size).toBe(1);
+    } finally {
+      await switched.close();
+    }
+    // Each organization has its own file; the first one's is untouched.
+    expect(readdirSync(config.cacheDir).sort()).toHaveLength(2);
+    expect(existsSync(join(config.cacheDir, organizationId, "configuration.json"))).toBe(true);
+  });
+
+  it("sets aside a cache written before caches were bound to an identity", async () => {
+    const config = stack.gatewayConfig();
+    const bound = join(stack.gatewayConfig().cacheDir, "..", "gw-1", organizationId, "configuration.json");
+    mkdirSync(config.cacheDir, { recursive: true });
+    copyFileSync(bound, join(config.cacheDir, "configuration.json"));
+    const gateway = await startGateway(config);
+    try {
+      expect(gateway.registry.size).toBe(0);
+      expect(readdirSync(config.cacheDir).some((name) => name.startsWith("configuration.json.set-aside-"))).toBe(true);
+      await waitFor(() => gateway.registry.byId(stack.expositionId) !== undefined, "a fresh snapshot");
+    } finally {
+      await gateway.close();
+    }
+  });
+});
