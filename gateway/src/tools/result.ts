@@ -12,6 +12,9 @@
  * `…[truncated: <size> bytes, showing the first <shown>]`; a cut JSON body is text only, never
  * `structuredContent`. An image or audio body over the limit is replaced by a text notice.
  *
+ * A JSON body nested deeper than MAX_ANSWER_DEPTH (json-depth.ts) is not passed on: an error result
+ * says so.
+ *
  * A status outside 2xx sets `isError` (3xx too: the gateway does not follow redirects, so the
  * operation's result was not obtained) and the text starts with `HTTP <status> <reason>`; error
  * results carry no `structuredContent`.
@@ -23,6 +26,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { STATUS_CODES } from "node:http";
+import { MAX_ANSWER_DEPTH, nestsDeeperThan } from "../json-depth.ts";
 import { isJsonMediaType, mediaTypeOf } from "./body.ts";
 import type { CallToolResult, ContentBlock } from "./mcp.ts";
 import { isPlainObject } from "./schema.ts";
@@ -78,6 +82,8 @@ function mapSuccess(
   if (body.length === 0) return { content: [{ type: "text", text: statusLine(status) }] };
   if (isJsonMediaType(mediaType) && !cut && body.length <= options.maxBytes) {
     const text = decodeText(body, contentType);
+    // Deeper values would overflow the stack of the validators and serializers that walk them.
+    if (nestsDeeperThan(text, MAX_ANSWER_DEPTH)) return tooDeepResult(status);
     const value = parseJson(text);
     if (value !== undefined) {
       return {
@@ -189,6 +195,19 @@ function forwardedHeaders(
 export function timeoutResult(ms: number): CallToolResult {
   return {
     content: [{ type: "text", text: `${statusLine(504)}\nThe backend did not answer within ${ms} ms.` }],
+    isError: true,
+  };
+}
+
+/** The result of a JSON answer nested too deeply to pass on. */
+function tooDeepResult(status: number): CallToolResult {
+  return {
+    content: [
+      {
+        type: "text",
+        text: `${statusLine(status)}\nThe backend's JSON answer nests objects or arrays deeper than ${MAX_ANSWER_DEPTH} levels: not passed on.`,
+      },
+    ],
     isError: true,
   };
 }

@@ -1,0 +1,74 @@
+/**
+ * Backends against real loopback listeners: what a client learns of an unreachable backend
+ * (a correlation id, no address or error code) and what the log learns (where and why, never
+ * the request's query, which may carry the backend secret).
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { CompiledExposition } from "@atrium/control-plane/stream";
+import type { FastifyBaseLogger } from "fastify";
+import { afterAll, describe, expect, it } from "vitest";
+import { Backends } from "./backend.ts";
+import { parseBackendEndpoint } from "./tools/request.ts";
+
+const backends = new Backends({ maxBodyBytes: 1024 });
+afterAll(() => backends.close());
+
+const plan = {
+  backendTimeoutMs: 2_000,
+  backendSecret: { source: "value", value: "s3cret-value", in: "query", name: "api_key" },
+} as unknown as CompiledExposition["plan"];
+
+/** A loopback port nothing listens on: bound, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("Backends", () => {
+  it("tells the client the backend is unreachable with a correlation id, and the log where and why", async () => {
+    const logged: { fields: Record<string, unknown>; message: string }[] = [];
+    const warn = (fields: Record<string, unknown>, message: string) => {
+      logged.push({ fields, message });
+    };
+    backends.setLogger({ warn: warn as FastifyBaseLogger["warn"] });
+    const port = await closedPort();
+    const outcome = await backends.call(
+      parseBackendEndpoint(`http://127.0.0.1:${port}/api`),
+      plan,
+      { method: "GET", path: "/pets?status=sold", headers: {} },
+      {},
+      { share: {} },
+    );
+    expect(outcome.kind).toBe("error");
+    const message = outcome.kind === "error" ? outcome.message : "";
+    const correlationId = /correlation id ([0-9a-f]{16})/.exec(message)?.[1];
+    expect(message).toMatch(/^The backend is unreachable \(correlation id [0-9a-f]{16}\)$/);
+    expect(message).not.toContain("127.0.0.1");
+    expect(message).not.toContain("ECONNREFUSED");
+
+    expect(logged).toHaveLength(1);
+    expect(logged[0]?.message).toBe("backend unreachable");
+    expect(logged[0]?.fields).toMatchObject({
+      correlationId,
+      backend: `http://127.0.0.1:${port}`,
+      code: "ECONNREFUSED",
+    });
+    expect(JSON.stringify(logged)).not.toContain("s3cret-value");
+    expect(JSON.stringify(logged)).not.toContain("status=sold");
+  });
+
+  it("gives a call the deadline leaves no time for the gateway's timeout at once", async () => {
+    const outcome = await backends.call(
+      parseBackendEndpoint("http://127.0.0.1:1"),
+      plan,
+      { method: "GET", path: "/", headers: {} },
+      {},
+      { share: {}, deadline: performance.now() - 1 },
+    );
+    expect(outcome).toEqual({ kind: "timeout", ms: 2_000 });
+  });
+});
