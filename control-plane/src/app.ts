@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { type BootstrapResult, bootstrapAdmin } from "./auth/bootstrap.ts";
+import { CredentialWatch } from "./auth/credential-watch.ts";
 import type { ControlPlaneConfig } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { type Database, openDatabase } from "./db/database.ts";
@@ -38,9 +39,13 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Con
     await assertAllDecryptable(cipher, storedSecrets(database.db));
     const bootstrap = await bootstrapAdmin(database.db, config.bootstrap);
     const hub = new ChangeHub(database, cipher, (error) => app.log.error({ err: error }, "change hub failed to read"));
-    const context: AppContext = { config, database, version: VERSION, cipher, hub };
+    const credentials = new CredentialWatch(database, (error) =>
+      app.log.error({ err: error }, "re-checking the credentials of open streams failed"),
+    );
+    const context: AppContext = { config, database, version: VERSION, cipher, hub, credentials };
     const app = await buildServer(context);
     await hub.start();
+    await credentials.start();
     const pruning = setInterval(
       () =>
         hub
@@ -52,6 +57,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Con
     app.addHook("onClose", async () => {
       clearInterval(pruning);
       hub.stop();
+      credentials.stop();
     });
     const address = await app.listen({ host: config.host, port: config.port });
     return {

@@ -1,6 +1,8 @@
 /**
- * What every route needs: configuration, the database, and the running version.
+ * What every route needs: configuration, the database, the running version, and the
+ * per-replica services (change hub, credential watch).
  */
+import type { CredentialWatch } from "./auth/credential-watch.ts";
 import type { ControlPlaneConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { SecretCipher } from "./secrets/cipher.ts";
@@ -12,4 +14,6 @@ export interface AppContext {
   version: string;
   cipher: SecretCipher;
   hub: ChangeHub;
+  /** Ends change streams whose credential is revoked. */
+  credentials: CredentialWatch;
 }

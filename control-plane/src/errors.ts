@@ -57,6 +57,7 @@ const titles: Record<number, string> = {
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
+  429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
@@ -95,6 +96,26 @@ export const errors = {
       "www-authenticate": 'Bearer realm="atrium"',
     }),
   forbidden: (what: string) => new ApiError(403, "FORBIDDEN", `${what} needs a different role`),
+  roleRefused: (what: string, caller: string, allowed: string[]) =>
+    new ApiError(
+      403,
+      "ROLE_REFUSED",
+      `${what} is not allowed for ${caller}: it needs ${allowed.join(" or ")} (see docs/security.md, Roles)`,
+    ),
+  noAccessRule: (method: string, route: string) =>
+    new ApiError(403, "NO_ACCESS_RULE", `${method} ${route} has no access rule, so nobody may call it`),
+  registrationRefused: (field: string, message: string) =>
+    new ApiError(403, "REGISTRATION_REFUSED", `The API token does not allow this registration: ${field} ${message}`, [
+      { field, message },
+    ]),
+  tooManyLoginAttempts: (retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      "TOO_MANY_LOGIN_ATTEMPTS",
+      `Too many login attempts for this user or from this address: try again in ${retryAfterSeconds} s`,
+      undefined,
+      { "retry-after": String(retryAfterSeconds) },
+    ),
   notFound: (kind: string, id: string) =>
     new ApiError(404, "NOT_FOUND", `${kind} '${id}' does not exist in this organization`),
   routeNotFound: (method: string, url: string) =>

@@ -1,6 +1,7 @@
 /**
  * Builds the control plane's HTTP server: error rendering, authentication, and the routes.
- * Everything under /api/v1 needs a bearer token except login and the OpenAPI document.
+ * Everything under /api/v1 needs a bearer token except login and the OpenAPI document, and
+ * each route is allowed to the roles auth/access-rules.ts lists.
  */
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
@@ -10,9 +11,11 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from "fastify-type-provider-zod";
+import { authorize, PUBLIC, ruleOf } from "./auth/access-rules.ts";
 import { authenticate, bearerToken } from "./auth/principal.ts";
 import type { AppContext } from "./context.ts";
 import { ApiError, errors, type FieldError } from "./errors.ts";
+import { serializeError, serializeRequest, withoutQuery, withoutServerPaths } from "./log-hygiene.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
 import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
 import { endedSessionRoutes } from "./routes/ended-sessions.ts";
@@ -28,6 +31,7 @@ import { secretRoutes } from "./routes/secrets.ts";
 import { serviceArtifactRoutes } from "./routes/service-artifacts.ts";
 import { serviceRoutes } from "./routes/services.ts";
 import { streamRoutes } from "./routes/stream.ts";
+import { findNulCharacter } from "./text-fields.ts";
 
 /** Routes reachable without a token. */
 const PUBLIC_ROUTES = new Set(["/api/v1/login", "/api/v1/openapi.json"]);
@@ -36,8 +40,9 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
   const app = Fastify({
     logger: {
       level: context.config.logLevel,
-      // Credentials never reach the log.
+      // Credentials, query strings and query parameters never reach the log (log-hygiene.ts).
       redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],
+      serializers: { err: serializeError, req: serializeRequest },
     },
     bodyLimit: context.config.bodyLimitBytes,
     return503OnClosing: true,
@@ -51,11 +56,14 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
       .status(apiError.status)
       .headers(apiError.headers)
       .type("application/problem+json")
-      .send(apiError.toProblem(request.url));
+      .send(clientProblem(apiError, request.url, context.config.dataDir));
   });
   app.setNotFoundHandler((request, reply) => {
-    const apiError = errors.routeNotFound(request.method, request.url);
-    reply.status(404).type("application/problem+json").send(apiError.toProblem(request.url));
+    const apiError = errors.routeNotFound(request.method, withoutQuery(request.url));
+    reply
+      .status(404)
+      .type("application/problem+json")
+      .send(clientProblem(apiError, request.url, context.config.dataDir));
   });
 
   await app.register(swagger, {
@@ -70,8 +78,17 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
   app.decorateRequest("principal", undefined as never);
   app.addHook("onRequest", async (request) => {
     const path = request.routeOptions.url ?? "";
-    if (!path.startsWith("/api/v1/") || PUBLIC_ROUTES.has(path)) return;
+    if (!path.startsWith("/api/v1/") || ruleOf(request.method, path) === PUBLIC) return;
     request.principal = await authenticate(context.database.db, bearerToken(request));
+    authorize(request.principal, request.method, path);
+  });
+  // Before any route's validation: one check for characters the database cannot store.
+  app.addHook("preValidation", async (request) => {
+    const problem =
+      findNulCharacter(request.params, "params") ??
+      findNulCharacter(request.query, "query") ??
+      findNulCharacter(request.body, "body");
+    if (problem) throw errors.invalidRequest([problem]);
   });
 
   await app.register(healthRoutes, { context });
@@ -96,6 +113,18 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
     { prefix: "/api/v1" },
   );
   return app;
+}
+
+/** The problem document a client sees: no query string, no path of the server's disk. */
+function clientProblem(apiError: ApiError, url: string, dataDir: string) {
+  const problem = apiError.toProblem(withoutQuery(url));
+  return {
+    ...problem,
+    detail: withoutServerPaths(problem.detail, [dataDir]),
+    ...(problem.errors
+      ? { errors: problem.errors.map((e) => ({ ...e, message: withoutServerPaths(e.message, [dataDir]) })) }
+      : {}),
+  };
 }
 
 /** Maps anything thrown to the problem the client sees; unknown errors become a logged 500. */
@@ -134,5 +163,12 @@ function databaseError(error: unknown): ApiError | undefined {
   if (code === "23001" || code === "23503") {
     return errors.conflict("The record is still used by others (such as Expositions of a plan): delete those first");
   }
+  // Input the checks before the database missed: still the client's to fix, never a 500.
+  // 22021 character_not_in_repertoire, 22P05 untranslatable_character.
+  if (code === "22021" || code === "22P05") {
+    return errors.invalidField("body", "holds a character the database cannot store (such as \\u0000)");
+  }
+  // 22003 numeric_value_out_of_range.
+  if (code === "22003") return errors.invalidField("body", "holds a number out of range (ids are at most 2147483647)");
   return undefined;
 }

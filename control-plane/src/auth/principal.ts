@@ -1,22 +1,41 @@
 /**
  * Resolves the bearer credential of a request to a principal: a logged-in user or an API
- * token, always within exactly one organization. Routes read `request.principal`.
+ * token, always within exactly one organization. Routes read `request.principal`; what each
+ * role may do is in access-rules.ts.
  */
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, type SQL } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db/database.ts";
 import { apiTokens, loginSessions, users } from "../db/schema.ts";
 import { errors } from "../errors.ts";
+import type { TokenRole, UserRole } from "./access-rules.ts";
 import { sha256, TOKEN_PREFIX } from "./tokens.ts";
 
-export interface Principal {
+interface PrincipalBase {
   organizationId: string;
-  kind: "user" | "apiToken";
   /** The user's or the API token's id. */
   subjectId: string;
-  role: "admin" | "member";
+  /** The login session's or the API token's id: what a revocation ends. */
+  credentialId: string;
+  expiresAt: Date;
   platformAdmin: boolean;
 }
+
+export interface UserPrincipal extends PrincipalBase {
+  kind: "user";
+  role: UserRole;
+}
+
+export interface TokenPrincipal extends PrincipalBase {
+  kind: "apiToken";
+  role: TokenRole;
+  /** Gateway tokens: FQDN patterns a registration may advertise; null allows any. */
+  allowedFqdns: string[] | null;
+  /** Gateway tokens: labels every registration must carry; null requires none. */
+  requiredLabels: Record<string, string> | null;
+}
+
+export type Principal = UserPrincipal | TokenPrincipal;
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -32,39 +51,64 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 export async function authenticate(db: Db, token: string | undefined): Promise<Principal> {
   if (!token) throw errors.unauthenticated("No bearer token");
-  const now = new Date();
   if (token.startsWith(TOKEN_PREFIX.login)) {
-    const [row] = await db
-      .select({ user: users })
-      .from(loginSessions)
-      .innerJoin(users, eq(users.id, loginSessions.userId))
-      .where(and(eq(loginSessions.tokenHash, sha256(token)), gt(loginSessions.expiresAt, now)));
-    if (!row) throw errors.unauthenticated("The login token is invalid or has expired");
-    return {
-      organizationId: row.user.organizationId,
-      kind: "user",
-      subjectId: row.user.id,
-      role: row.user.role,
-      platformAdmin: row.user.platformAdmin,
-    };
+    const principal = await loginPrincipal(db, eq(loginSessions.tokenHash, sha256(token)));
+    if (!principal) throw errors.unauthenticated("The login token is invalid or has expired");
+    return principal;
   }
   if (token.startsWith(TOKEN_PREFIX.apiToken)) {
-    const [row] = await db
-      .select()
-      .from(apiTokens)
-      .where(and(eq(apiTokens.tokenHash, sha256(token)), gt(apiTokens.expiresAt, now)));
-    if (!row) throw errors.unauthenticated("The API token is invalid, revoked or expired");
-    return {
-      organizationId: row.organizationId,
-      kind: "apiToken",
-      subjectId: row.id,
-      role: "admin",
-      platformAdmin: false,
-    };
+    const principal = await tokenPrincipal(db, eq(apiTokens.tokenHash, sha256(token)));
+    if (!principal) throw errors.unauthenticated("The API token is invalid, revoked or expired");
+    return principal;
   }
   throw errors.unauthenticated("The bearer token is not an Atrium login or API token");
 }
 
-export function requireAdmin(principal: Principal, what: string): void {
-  if (principal.role !== "admin") throw errors.forbidden(what);
+/**
+ * Whether the credential behind a principal still grants what it granted: not deleted, not
+ * expired, and (for users) the same role. Long-lived requests (change streams) ask this again.
+ */
+export async function isStillValid(db: Db, principal: Principal): Promise<boolean> {
+  const current =
+    principal.kind === "user"
+      ? await loginPrincipal(db, eq(loginSessions.id, principal.credentialId))
+      : await tokenPrincipal(db, eq(apiTokens.id, principal.credentialId));
+  return current !== undefined && current.role === principal.role;
+}
+
+async function loginPrincipal(db: Db, which: SQL): Promise<UserPrincipal | undefined> {
+  const [row] = await db
+    .select({ user: users, session: { id: loginSessions.id, expiresAt: loginSessions.expiresAt } })
+    .from(loginSessions)
+    .innerJoin(users, eq(users.id, loginSessions.userId))
+    .where(and(which, gt(loginSessions.expiresAt, new Date())));
+  if (!row) return undefined;
+  return {
+    organizationId: row.user.organizationId,
+    kind: "user",
+    subjectId: row.user.id,
+    credentialId: row.session.id,
+    expiresAt: row.session.expiresAt,
+    role: row.user.role,
+    platformAdmin: row.user.platformAdmin,
+  };
+}
+
+async function tokenPrincipal(db: Db, which: SQL): Promise<TokenPrincipal | undefined> {
+  const [row] = await db
+    .select()
+    .from(apiTokens)
+    .where(and(which, gt(apiTokens.expiresAt, new Date())));
+  if (!row) return undefined;
+  return {
+    organizationId: row.organizationId,
+    kind: "apiToken",
+    subjectId: row.id,
+    credentialId: row.id,
+    expiresAt: row.expiresAt,
+    role: row.role,
+    platformAdmin: false,
+    allowedFqdns: row.allowedFqdns ?? null,
+    requiredLabels: row.requiredLabels ?? null,
+  };
 }

@@ -1,44 +1,79 @@
 /**
- * API tokens: organization-scoped bearer tokens for gateways and the operator. The value is
- * returned once, at creation; only its hash is stored. Deleting one revokes it at once.
+ * API tokens: organization-scoped bearer tokens for gateways, the operator and automation, each
+ * with a role (auth/access-rules.ts). A gateway token may be bounded to FQDN patterns and a
+ * required label set. The value is returned once, at creation; only its hash is stored.
+ * Deleting one revokes it at once, open change streams included.
  */
+import { labelMap } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { TOKEN_ROLES } from "../auth/access-rules.ts";
+import { announceRevocation } from "../auth/credential-watch.ts";
+import { fqdnPattern } from "../auth/registration-bounds.ts";
 import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
 import type { AppContext } from "../context.ts";
 import { apiTokens } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 
-const tokenView = z.object({ id: z.string(), name: z.string(), expiresAt: z.string(), createdAt: z.string() });
+const bounds = {
+  allowedFqdns: z
+    .array(fqdnPattern)
+    .min(1)
+    .max(100)
+    .nullable()
+    .describe("Gateway tokens: the FQDNs a registration may advertise, exact or `*.domain`; null allows any."),
+  requiredLabels: labelMap
+    .nullable()
+    .describe("Gateway tokens: labels every registration must carry, with these values; null requires none."),
+};
+const tokenView = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(TOKEN_ROLES),
+  ...bounds,
+  expiresAt: z.string(),
+  createdAt: z.string(),
+});
 type TokenRow = typeof apiTokens.$inferSelect;
-const view = (row: TokenRow) => ({
+const view = (row: TokenRow): z.output<typeof tokenView> => ({
   id: row.id,
   name: row.name,
+  role: row.role,
+  allowedFqdns: row.allowedFqdns ?? null,
+  requiredLabels: row.requiredLabels ?? null,
   expiresAt: row.expiresAt.toISOString(),
   createdAt: row.createdAt.toISOString(),
 });
+
+const newToken = z
+  .object({
+    name: z.string().min(1).max(128),
+    validityDays: z.number().int().min(1).max(3650).describe("Days until the token expires."),
+    role: z
+      .enum(TOKEN_ROLES)
+      .default("gateway")
+      .describe(
+        "gateway: register gateways and read their change stream; operator: what the operator reconciles; admin: the organization's records.",
+      ),
+    allowedFqdns: bounds.allowedFqdns.optional(),
+    requiredLabels: bounds.requiredLabels.optional(),
+  })
+  .refine((body) => body.role === "gateway" || (body.allowedFqdns == null && body.requiredLabels == null), {
+    message: "allowedFqdns and requiredLabels bound gateway registrations: only a gateway token takes them",
+    path: ["role"],
+  });
 
 export const apiTokenRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = context.database;
 
-  // Tokens manage no tokens: a leaked gateway token cannot mint itself successors.
-  app.addHook("onRequest", async (request) => {
-    if (request.principal?.kind !== "user" || request.principal.role !== "admin") {
-      throw errors.forbidden("Managing API tokens (log in as an organization admin)");
-    }
-  });
-
   app.post(
     "/api-tokens",
     {
       schema: {
-        body: z.object({
-          name: z.string().min(1).max(128),
-          validityDays: z.number().int().min(1).max(3650).describe("Days until the token expires."),
-        }),
+        body: newToken,
         response: { 201: tokenView.extend({ token: z.string().describe("The value, shown only now.") }) },
       },
     },
@@ -51,6 +86,9 @@ export const apiTokenRoutes: FastifyPluginAsync<{ context: AppContext }> = async
           organizationId: request.principal.organizationId,
           name: request.body.name,
           tokenHash: sha256(token),
+          role: request.body.role,
+          allowedFqdns: request.body.allowedFqdns ?? null,
+          requiredLabels: request.body.requiredLabels ?? null,
           expiresAt,
         })
         .onConflictDoNothing()
@@ -67,17 +105,22 @@ export const apiTokenRoutes: FastifyPluginAsync<{ context: AppContext }> = async
       const rows = await db
         .select()
         .from(apiTokens)
-        .where(eq(apiTokens.organizationId, request.principal.organizationId));
+        .where(eq(apiTokens.organizationId, request.principal.organizationId))
+        .orderBy(apiTokens.createdAt);
       return { items: rows.map(view) };
     },
   );
 
   app.delete("/api-tokens/:id", { schema: { params: z.object({ id: z.uuid() }) } }, async (request, reply) => {
-    const deleted = await db
-      .delete(apiTokens)
-      .where(and(eq(apiTokens.id, request.params.id), eq(apiTokens.organizationId, request.principal.organizationId)))
-      .returning({ id: apiTokens.id });
-    if (deleted.length === 0) throw errors.notFound("API token", request.params.id);
+    const organizationId = request.principal.organizationId;
+    await db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(apiTokens)
+        .where(and(eq(apiTokens.id, request.params.id), eq(apiTokens.organizationId, organizationId)))
+        .returning({ id: apiTokens.id });
+      if (deleted.length === 0) throw errors.notFound("API token", request.params.id);
+      await announceRevocation(tx, organizationId);
+    });
     return reply.status(204).send();
   });
 };

@@ -8,6 +8,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
+import { requireEnvReferenceWriter } from "../auth/access-rules.ts";
 import type { AppContext } from "../context.ts";
 import { configurationPlans, secrets, services } from "../db/schema.ts";
 import { errors, type FieldError } from "../errors.ts";
@@ -114,6 +115,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
     { schema: { body: planBody, response: { 201: withKey } } },
     async (request, reply) => {
       const organizationId = request.principal.organizationId;
+      if (request.body.backendSecret?.env) requireEnvReferenceWriter(request.principal, "body.backendSecret.env");
       const apiKey = request.body.apiKey ? newSecretValue(TOKEN_PREFIX.apiKey) : undefined;
       const row = await db.transaction(async (tx) => {
         await checkReferences(tx, organizationId, request.body);
@@ -164,6 +166,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
     async (request) => {
       const organizationId = request.principal.organizationId;
       const { id } = request.params;
+      if (request.body.backendSecret?.env) requireEnvReferenceWriter(request.principal, "body.backendSecret.env");
       let apiKey: string | undefined;
       const row = await db.transaction(async (tx) => {
         const current = found(

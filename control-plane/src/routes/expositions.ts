@@ -13,12 +13,12 @@ import { errors, type FieldError } from "../errors.ts";
 import { recordChange } from "../stream/changes.ts";
 import { expositionProblemView, problemsByExposition } from "./gateway-problems.ts";
 import { liveGateways } from "./gateways.ts";
-import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
+import { found, gatewayGroupId, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
 
 const expositionBody = z.object({
   name: recordName.describe("Name in the MCP path /mcp/<organization>/<name>."),
   configurationPlanId: z.uuid(),
-  gatewayGroupId: z.number().int().positive(),
+  gatewayGroupId,
 });
 const expositionView = expositionBody.extend({
   id: z.string(),

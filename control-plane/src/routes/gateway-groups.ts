@@ -10,13 +10,11 @@ import type { AppContext } from "../context.ts";
 import { gatewayGroups } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import { recordChange } from "../stream/changes.ts";
-import { found, listOf, recordName, timestamps, timestampsOf } from "./records.ts";
+import { found, gatewayGroupId, listOf, recordName, timestamps, timestampsOf } from "./records.ts";
 
 const groupBody = gatewayGroupSpec.extend({ name: recordName });
 const groupView = gatewayGroupSpec.extend({ id: z.number().int(), name: z.string(), ...timestamps });
-const idParams = z.object({
-  id: z.coerce.number().int().positive({ message: "must be a gateway group id (an integer)" }),
-});
+const idParams = z.object({ id: z.coerce.number().pipe(gatewayGroupId) });
 
 type GroupRow = typeof gatewayGroups.$inferSelect;
 export function gatewayGroupView(row: GroupRow): z.output<typeof groupView> {

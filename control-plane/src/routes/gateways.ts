@@ -1,5 +1,6 @@
 /**
- * The gateway registry. A gateway registers (id, FQDNs, labels) with an API token, advertises
+ * The gateway registry. A gateway registers (id, FQDNs, labels) with a gateway API token (within
+ * the FQDNs and labels the token allows: auth/registration-bounds.ts), advertises
  * health every two minutes, and is stale after five without one; cleanup forgets gateways
  * stale for as long again. A second live gateway may not take an id already in use.
  */
@@ -7,6 +8,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { checkRegistrationBounds } from "../auth/registration-bounds.ts";
 import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import { gateways, organizations } from "../db/schema.ts";
@@ -67,6 +69,8 @@ export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
     async (request) => {
       const organizationId = request.principal.organizationId;
       const { id, instanceId, fqdns, labels, version } = request.body;
+      // A gateway token advertises only the FQDNs and labels it was created for.
+      checkRegistrationBounds(request.principal, { fqdns, labels });
       await db.transaction(async (tx) => {
         const [current] = await tx.select().from(gateways).where(owned(organizationId, id)).for("update");
         if (current && current.instanceId !== instanceId && isLive(current, gatewayStaleSeconds)) {

@@ -1,10 +1,13 @@
 /**
- * POST /api/v1/login → an expiring bearer token; POST /api/v1/logout revokes it.
+ * POST /api/v1/login → an expiring bearer token; POST /api/v1/logout revokes it. Failed logins
+ * are rate-limited per user and per source address (auth/login-rate-limit.ts).
  */
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { announceRevocation } from "../auth/credential-watch.ts";
+import { LoginRateLimiter } from "../auth/login-rate-limit.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { bearerToken } from "../auth/principal.ts";
 import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
@@ -24,6 +27,7 @@ const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$YWJjZG
 export const loginRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = context.database;
+  const limiter = new LoginRateLimiter();
 
   app.post(
     "/login",
@@ -35,13 +39,19 @@ export const loginRoutes: FastifyPluginAsync<{ context: AppContext }> = async (b
     },
     async (request) => {
       const { organization, username, password } = request.body;
+      const user = JSON.stringify([organization, username]);
+      limiter.check(user, request.ip);
       const [row] = await db
         .select({ user: users })
         .from(users)
         .innerJoin(organizations, eq(organizations.id, users.organizationId))
         .where(and(eq(organizations.name, organization), eq(users.username, username)));
       const valid = await verifyPassword(password, row?.user.passwordHash ?? DUMMY_HASH);
-      if (!row || !valid) throw errors.badCredentials();
+      if (!row || !valid) {
+        limiter.recordFailure(user, request.ip);
+        throw errors.badCredentials();
+      }
+      limiter.recordSuccess(user);
       const token = newSecretValue(TOKEN_PREFIX.login);
       const expiresAt = new Date(Date.now() + context.config.loginTtlSeconds * 1000);
       await db.insert(loginSessions).values({ userId: row.user.id, tokenHash: sha256(token), expiresAt });
@@ -51,7 +61,15 @@ export const loginRoutes: FastifyPluginAsync<{ context: AppContext }> = async (b
 
   app.post("/logout", async (request, reply) => {
     const token = bearerToken(request);
-    if (token) await db.delete(loginSessions).where(eq(loginSessions.tokenHash, sha256(token)));
+    if (token) {
+      await db.transaction(async (tx) => {
+        const ended = await tx
+          .delete(loginSessions)
+          .where(eq(loginSessions.tokenHash, sha256(token)))
+          .returning({ userId: loginSessions.userId });
+        if (ended.length > 0) await announceRevocation(tx, request.principal.organizationId);
+      });
+    }
     return reply.status(204).send();
   });
 };

@@ -1,13 +1,15 @@
 /**
  * Organizations and their users. Platform admins create organizations (each with its first
- * admin); an organization's admins add users to it.
+ * admin); an organization's admins add users to it, change their role and remove them. Removing
+ * a user or changing their role ends what their logins opened (auth/credential-watch.ts).
  */
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { requirePlatformAdmin, USER_ROLES } from "../auth/access-rules.ts";
+import { announceRevocation } from "../auth/credential-watch.ts";
 import { hashPassword } from "../auth/passwords.ts";
-import { requireAdmin } from "../auth/principal.ts";
 import type { AppContext } from "../context.ts";
 import { organizations, users } from "../db/schema.ts";
 import { errors } from "../errors.ts";
@@ -19,9 +21,9 @@ const password = z.string().min(12, { message: "must be at least 12 characters" 
 const newUser = z.object({
   username: z.string().min(1).max(128),
   password,
-  role: z.enum(["admin", "member"]).default("member"),
+  role: z.enum(USER_ROLES).default("member"),
 });
-const userView = z.object({ id: z.string(), username: z.string(), role: z.enum(["admin", "member"]) });
+const userView = z.object({ id: z.string(), username: z.string(), role: z.enum(USER_ROLES) });
 
 export const organizationRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -36,7 +38,7 @@ export const organizationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
       },
     },
     async (request, reply) => {
-      if (!request.principal.platformAdmin) throw errors.forbidden("Creating an organization");
+      requirePlatformAdmin(request.principal, "Creating an organization");
       const { name, admin } = request.body;
       const passwordHash = await hashPassword(admin.password);
       const created = await db.transaction(async (tx) => {
@@ -67,7 +69,6 @@ export const organizationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
   );
 
   app.post("/users", { schema: { body: newUser, response: { 201: userView } } }, async (request, reply) => {
-    requireAdmin(request.principal, "Adding a user");
     const { username, role } = request.body;
     const passwordHash = await hashPassword(request.body.password);
     const [user] = await db
@@ -87,13 +88,41 @@ export const organizationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
     return { items: rows };
   });
 
+  app.put(
+    "/users/:id",
+    {
+      schema: {
+        params: z.object({ id: z.uuid() }),
+        body: z.object({ role: z.enum(USER_ROLES) }),
+        response: { 200: userView },
+      },
+    },
+    async (request) => {
+      const organizationId = request.principal.organizationId;
+      const user = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(users)
+          .set({ role: request.body.role })
+          .where(and(eq(users.id, request.params.id), eq(users.organizationId, organizationId)))
+          .returning({ id: users.id, username: users.username, role: users.role });
+        if (!updated) throw errors.notFound("User", request.params.id);
+        await announceRevocation(tx, organizationId);
+        return updated;
+      });
+      return user;
+    },
+  );
+
   app.delete("/users/:id", { schema: { params: z.object({ id: z.uuid() }) } }, async (request, reply) => {
-    requireAdmin(request.principal, "Removing a user");
-    const deleted = await db
-      .delete(users)
-      .where(and(eq(users.id, request.params.id), eq(users.organizationId, request.principal.organizationId)))
-      .returning({ id: users.id });
-    if (deleted.length === 0) throw errors.notFound("User", request.params.id);
+    const organizationId = request.principal.organizationId;
+    await db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(users)
+        .where(and(eq(users.id, request.params.id), eq(users.organizationId, organizationId)))
+        .returning({ id: users.id });
+      if (deleted.length === 0) throw errors.notFound("User", request.params.id);
+      await announceRevocation(tx, organizationId);
+    });
     return reply.status(204).send();
   });
 };

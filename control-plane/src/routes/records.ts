@@ -14,6 +14,14 @@ export const recordName = z
     message: "must be lowercase letters, digits, '-' or '.', starting and ending with a letter or digit",
   });
 
+/** Gateway group ids are PostgreSQL integers: larger values name no group and must not reach the database. */
+export const MAX_SERIAL_ID = 2_147_483_647;
+export const gatewayGroupId = z
+  .number()
+  .int({ message: "must be a gateway group id (an integer)" })
+  .min(1, { message: "must be a gateway group id (from 1)" })
+  .max(MAX_SERIAL_ID, { message: `must be a gateway group id (at most ${MAX_SERIAL_ID})` });
+
 export const timestamps = { createdAt: z.string(), updatedAt: z.string() };
 export function timestampsOf(row: { createdAt: Date; updatedAt: Date }) {
   return { createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };

@@ -7,6 +7,7 @@ import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { requirePlatformAdmin } from "../auth/access-rules.ts";
 import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import { secrets } from "../db/schema.ts";
@@ -114,7 +115,7 @@ export const secretRoutes: FastifyPluginAsync<{ context: AppContext }> = async (
       },
     },
     async (request) => {
-      if (!request.principal.platformAdmin) throw errors.forbidden("Re-encrypting secrets (platform admins only)");
+      requirePlatformAdmin(request.principal, "Re-encrypting secrets");
       const report = await reencryptAll(cipher, {
         list: () => storedSecrets(db),
         update: async (id, expectedOld, newValue) => {

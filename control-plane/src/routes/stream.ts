@@ -3,13 +3,16 @@
  * gateway. It opens with a `snapshot` of the Expositions selecting the gateway (and of the
  * sessions ended on them), or, when `since` (or Last-Event-ID) is still resumable, with the
  * `changes` after it; then one `changes` event per committed change that concerns the gateway.
- * Event ids are revisions. See docs/change-stream.md.
+ * Event ids are revisions. See docs/change-stream.md. A stream ends as soon as the credential that
+ * opened it is revoked or expires (auth/credential-watch.ts), and re-checks it before every event
+ * and heartbeat.
  */
 import { type GatewayGroupSelector, selectsGateway } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { isStillValid } from "../auth/principal.ts";
 import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
@@ -37,7 +40,10 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
     {
       schema: {
         params: z.object({ id: gatewayId }),
-        querystring: z.object({ instanceId: z.string().min(8), since: z.coerce.number().int().min(0).optional() }),
+        querystring: z.object({
+          instanceId: z.string().min(8),
+          since: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+        }),
       },
     },
     async (request, reply) => {
@@ -67,6 +73,20 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
       });
       // Headers go out at once: a gateway tells a live replica from a frozen one without waiting for the snapshot.
       raw.flushHeaders();
+      // Revoked or expired meanwhile: the stream ends and the gateway's reconnect gets a 401.
+      const principal = request.principal;
+      let revoked = false;
+      const endRevoked = () => {
+        if (revoked) return;
+        revoked = true;
+        request.log.info({ gateway: request.params.id }, "change stream ended: its credential was revoked or expired");
+        raw.end();
+      };
+      const stillValid = async () => {
+        if (!revoked && !(await isStillValid(db, principal))) endRevoked();
+        return !revoked;
+      };
+      const stopWatching = context.credentials.watch(principal, endRevoked);
       const send = (event: string, revision: number, data: unknown) =>
         raw.write(`id: ${revision}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
@@ -98,6 +118,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         const endedSessions = [...announced.filter(selected), ...previouslyEnded].map((entry) => entry.endedSession);
         revision = batch.revision;
         if (!upserts.length && !deletes.length && !endedSessions.length) return false;
+        if (!(await stillValid())) return false;
         send("changes", revision, { revision, upserts, deletes, endedSessions });
         return true;
       };
@@ -112,14 +133,16 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
           });
       };
       const unsubscribe = hub.subscribe(organizationId, enqueue);
-      const heartbeat = setInterval(
-        () => raw.write(": heartbeat\n\n"),
-        context.config.streamHeartbeatSeconds * 1000,
-      );
+      const heartbeat = setInterval(() => {
+        stillValid()
+          .then((valid) => valid && raw.write(": heartbeat\n\n"))
+          .catch(() => raw.end());
+      }, context.config.streamHeartbeatSeconds * 1000);
       open.add(raw);
       raw.on("close", () => {
         open.delete(raw);
         unsubscribe();
+        stopWatching();
         clearInterval(heartbeat);
       });
 
@@ -142,6 +165,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         ]);
         const expositions = [...all.values()].filter(selected);
         for (const entry of expositions) sent.set(entry.exposition.id, entry.json);
+        if (!(await stillValid())) return;
         send("snapshot", revision, {
           revision,
           expositions: expositions.map((entry) => entry.exposition),

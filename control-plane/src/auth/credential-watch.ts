@@ -1,0 +1,134 @@
+/**
+ * Ends long-lived requests (change streams) whose credential stops being valid: deleted,
+ * expired, logged out, its user deleted or given another role. Writers that revoke announce it
+ * with a NOTIFY, which reaches every replica sharing the database; each replica then re-checks
+ * the credentials it watches at once. A sweep every `sweepMs` and a timer at each credential's
+ * expiry are the backstop, so a revocation takes effect within a few seconds even if a NOTIFY is
+ * lost while a listening connection is re-opened.
+ */
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import type { Database, Db } from "../db/database.ts";
+import { apiTokens, loginSessions, users } from "../db/schema.ts";
+import type { Principal } from "./principal.ts";
+
+export const REVOCATIONS_CHANNEL = "atrium_revocations";
+
+/** Default backstop period: well under the 5 s the docs promise. */
+export const SWEEP_MS = 2000;
+
+type Executor = Pick<Db, "execute">;
+
+/** Call in the revoking transaction: every replica re-checks the organization's credentials once it commits. */
+export async function announceRevocation(db: Executor, organizationId: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${REVOCATIONS_CHANNEL}, ${organizationId})`);
+}
+
+interface Watched {
+  principal: Principal;
+  onRevoked: () => void;
+  expiry: NodeJS.Timeout | undefined;
+}
+
+/** Longest delay setTimeout accepts; a credential valid for longer is caught by the sweep. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export class CredentialWatch {
+  private readonly database: Database;
+  private readonly sweepMs: number;
+  private readonly onError: (error: unknown) => void;
+  private readonly watched = new Set<Watched>();
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private again = false;
+
+  constructor(database: Database, onError: (error: unknown) => void, sweepMs = SWEEP_MS) {
+    this.database = database;
+    this.onError = onError;
+    this.sweepMs = sweepMs;
+  }
+
+  async start(): Promise<void> {
+    await this.database.listen(REVOCATIONS_CHANNEL, () => this.sweep());
+    this.timer = setInterval(() => this.sweep(), this.sweepMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    for (const entry of this.watched) clearTimeout(entry.expiry);
+    this.watched.clear();
+  }
+
+  /** Calls `onRevoked` once when the principal's credential stops being valid; returns "stop watching". */
+  watch(principal: Principal, onRevoked: () => void): () => void {
+    const entry: Watched = { principal, onRevoked, expiry: undefined };
+    const untilExpiry = principal.expiresAt.getTime() - Date.now();
+    if (untilExpiry < MAX_TIMER_MS) {
+      entry.expiry = setTimeout(() => this.revoke(entry), Math.max(0, untilExpiry));
+      entry.expiry.unref();
+    }
+    this.watched.add(entry);
+    return () => {
+      clearTimeout(entry.expiry);
+      this.watched.delete(entry);
+    };
+  }
+
+  private revoke(entry: Watched): void {
+    if (!this.watched.delete(entry)) return;
+    clearTimeout(entry.expiry);
+    entry.onRevoked();
+  }
+
+  /** Re-checks every watched credential; a sweep asked for while one runs runs again after it. */
+  private sweep(): void {
+    if (this.sweeping) {
+      this.again = true;
+      return;
+    }
+    this.sweeping = this.check()
+      .catch(this.onError)
+      .finally(() => {
+        this.sweeping = undefined;
+        if (this.again) {
+          this.again = false;
+          this.sweep();
+        }
+      });
+  }
+
+  private async check(): Promise<void> {
+    if (this.watched.size === 0) return;
+    const entries = [...this.watched];
+    const valid = await validCredentials(
+      this.database.db,
+      entries.map((entry) => entry.principal),
+    );
+    for (const entry of entries) {
+      if (valid.get(entry.principal.credentialId) !== entry.principal.role) this.revoke(entry);
+    }
+  }
+}
+
+/** The credentials among `principals` still valid now, with their current role: two queries however many. */
+async function validCredentials(db: Db, principals: Principal[]): Promise<Map<string, string>> {
+  const now = new Date();
+  const tokenIds = principals.filter((p) => p.kind === "apiToken").map((p) => p.credentialId);
+  const sessionIds = principals.filter((p) => p.kind === "user").map((p) => p.credentialId);
+  const [tokens, sessions] = await Promise.all([
+    tokenIds.length
+      ? db
+          .select({ id: apiTokens.id, role: apiTokens.role })
+          .from(apiTokens)
+          .where(and(inArray(apiTokens.id, tokenIds), gt(apiTokens.expiresAt, now)))
+      : [],
+    sessionIds.length
+      ? db
+          .select({ id: loginSessions.id, role: users.role })
+          .from(loginSessions)
+          .innerJoin(users, eq(users.id, loginSessions.userId))
+          .where(and(inArray(loginSessions.id, sessionIds), gt(loginSessions.expiresAt, now)))
+      : [],
+  ]);
+  return new Map<string, string>([...tokens, ...sessions].map((row) => [row.id, row.role]));
+}
