@@ -63,6 +63,8 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
         ATRIUM_DATA_DIR: files.controlPlaneData,
         ATRIUM_DATABASE_URL: "",
         ...(admin ? { ATRIUM_ADMIN_PASSWORD: admin.password } : {}),
+        // The demo pet store is imported from a loopback URL, which the SSRF policy refuses unless opened.
+        ...(options.demo ? { ATRIUM_IMPORT_ALLOW_HOSTS: `127.0.0.1:${options.demoPort}` } : {}),
       },
       files.logs,
       controlPlaneUrl,

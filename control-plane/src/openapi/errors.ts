@@ -6,17 +6,22 @@
 export type OpenApiImportErrorCode =
   /** The URL is not an absolute http(s) URL. */
   | "OPENAPI_URL_INVALID"
-  /** The download failed: network error, timeout or a non-2xx answer. */
+  /** The download failed: network error, timeout, too many redirects or a non-2xx answer. */
   | "OPENAPI_FETCH"
-  /** The text is larger than the limit, or its schemas expand past the limit once dereferenced. */
+  /** The URL (or a redirect) leads to an address the SSRF policy refuses; see ATRIUM_IMPORT_ALLOW_HOSTS. */
+  | "OPENAPI_URL_FORBIDDEN"
+  /**
+   * The text is larger than the limit, nested deeper than the limit, expands past the node limit
+   * once its $refs are followed, or takes longer than the import's time budget.
+   */
   | "OPENAPI_TOO_LARGE"
   /** The text is neither JSON nor YAML (or is not UTF-8). */
   | "OPENAPI_SYNTAX"
   /** The text parses but is not a Swagger 2.0 / OpenAPI 3.0 / 3.1 document. */
   | "OPENAPI_UNSUPPORTED_VERSION"
-  /** A `$ref` points outside the document (a file or a URL); only internal references are resolved. */
+  /** A `$ref`, `$dynamicRef` or `$recursiveRef` points outside the document (a file or a URL). */
   | "OPENAPI_EXTERNAL_REF"
-  /** The parser rejected the document: its message is kept. */
+  /** The parser rejected the document (its message is kept), or what it describes breaks the gateways' contract. */
   | "OPENAPI_INVALID"
   /** Two operations share one operationId. */
   | "OPENAPI_DUPLICATE_OPERATION_ID"
@@ -169,5 +174,108 @@ export function noOperations(): OpenApiImportError {
     "OPENAPI_NO_OPERATIONS",
     "The OpenAPI document defines no operation under 'paths', so there is nothing to publish as a tool: add at least one path with an operation (get, post, ...)",
     { pointer: "/paths" },
+  );
+}
+
+export function urlForbidden(url: string, reason: string): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_URL_FORBIDDEN",
+    `The control plane does not download from ${url}: ${reason}. Publish the document on a public address, send it inline, or have an operator allow that host in ATRIUM_IMPORT_ALLOW_HOSTS`,
+  );
+}
+
+export function tooDeep(maxDepth: number, location: SourceLocation | undefined): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_TOO_LARGE",
+    `The OpenAPI document is nested more than ${maxDepth} levels deep${describeLocation(location)}: flatten it, e.g. by moving nested schemas to components and referring to them with $ref`,
+    location,
+  );
+}
+
+export function expandsTooMuch(maxNodes: number): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_TOO_LARGE",
+    `The OpenAPI document grows past ${maxNodes} JSON nodes once its non-schema $refs (parameters, responses, examples, extensions, ...) are followed: refer to shared values less often, or split the API into several services`,
+  );
+}
+
+export function importTimedOut(budgetMs: number): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_TOO_LARGE",
+    `Importing the OpenAPI document took longer than its budget of ${budgetMs} ms and was stopped: reduce the size or the nesting of its schemas, or split the API into several services`,
+  );
+}
+
+export function importOutOfMemory(): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_TOO_LARGE",
+    "Importing the OpenAPI document needed more memory than an import may use and was stopped: reduce the size of its schemas, or split the API into several services",
+  );
+}
+
+export function missingRef(ref: string, location: SourceLocation): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_INVALID",
+    `The OpenAPI document is invalid: Missing $ref pointer ${JSON.stringify(ref)}${describeLocation(location)}: nothing in the document is at that pointer, correct the $ref or add the missing component`,
+    location,
+  );
+}
+
+export function cyclicRef(ref: string, location: SourceLocation): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_INVALID",
+    `The OpenAPI document is invalid: $ref ${JSON.stringify(ref)}${describeLocation(location)} leads, from $ref to $ref, back to itself and never to a value: make one of the references in that chain a real definition`,
+    location,
+  );
+}
+
+export function dynamicRef(keyword: string, value: unknown, location: SourceLocation): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_EXTERNAL_REF",
+    `${keyword} ${JSON.stringify(value)}${describeLocation(location)} points outside the document: only internal references ("#...") are allowed, the import and the gateways never fetch schemas. Bundle the document into a single file first`,
+    location,
+  );
+}
+
+/** What the gateways would refuse: `field` says what is wrong in words, the location where. */
+export function contractViolation(field: string, problem: string, location: SourceLocation): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_INVALID",
+    `The OpenAPI document cannot be published: ${field} ${problem}${describeLocation(location)}. Correct it in the document and import it again`,
+    location,
+  );
+}
+
+/** The short reason of each code, for errors about downloaded text, which must not be echoed. */
+const reasonWithoutContent: Record<OpenApiImportErrorCode, string> = {
+  OPENAPI_URL_INVALID: "the URL is invalid",
+  OPENAPI_FETCH: "the download failed",
+  OPENAPI_URL_FORBIDDEN: "the address is not allowed",
+  OPENAPI_TOO_LARGE: "it is too large or too complex to import",
+  OPENAPI_SYNTAX: "it is neither valid JSON nor valid YAML",
+  OPENAPI_UNSUPPORTED_VERSION: "it is not an OpenAPI 3.1.x, 3.0.x or Swagger 2.0 document",
+  OPENAPI_EXTERNAL_REF: "it refers to other documents with $ref, which are never fetched",
+  OPENAPI_INVALID: "it does not follow the OpenAPI specification, or describes something the gateways cannot publish",
+  OPENAPI_DUPLICATE_OPERATION_ID: "two of its operations share one operationId",
+  OPENAPI_NO_OPERATIONS: "it defines no operation",
+};
+
+/**
+ * An error about a downloaded document, told without a word of that document (an import must
+ * not become a way to read what the control plane can reach): the code's reason and the line.
+ */
+export function withoutContent(error: OpenApiImportError, url: string): OpenApiImportError {
+  if (error.code === "OPENAPI_TOO_LARGE") return error; // built from limits only
+  const line = error.location?.line;
+  const where =
+    line === undefined
+      ? ""
+      : ` (line ${line}${error.location?.column === undefined ? "" : `, column ${error.location.column}`})`;
+  return new OpenApiImportError(
+    error.code,
+    `The document downloaded from ${url} cannot be imported: ${reasonWithoutContent[error.code]}${where}. Details are given only for documents sent inline: download it and import the file to see them`,
+    line === undefined
+      ? undefined
+      : { line, ...(error.location?.column === undefined ? {} : { column: error.location.column }) },
   );
 }

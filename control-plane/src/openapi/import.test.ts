@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importOpenApi, OpenApiImportError } from "./import.ts";
 import { ImportedDocument, type NormalizedOperation } from "./operation.ts";
+import { parseAllowHosts } from "./ssrf-policy.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 
@@ -118,7 +119,8 @@ describe("importOpenApi: Swagger 2.0", () => {
           status: "200",
           description: "A list of pets",
           contentType: "application/json",
-          schema: { type: "array", items: pet },
+          // Shared schemas below the top one stay references into the schema's own $defs.
+          schema: { type: "array", items: { $ref: "#/$defs/Pet" }, $defs: { Pet: pet } },
         },
         {
           status: "default",
@@ -203,13 +205,14 @@ describe("importOpenApi: OpenAPI 3.0", () => {
         status: { type: ["string", "null"], enum: ["available", "sold", null] },
         owner: {
           description: "The owner, if any",
-          anyOf: [{ allOf: [{ type: "object", properties: { name: { type: "string" } } }] }, { type: "null" }],
+          anyOf: [{ allOf: [{ $ref: "#/$defs/Owner" }] }, { type: "null" }],
         },
       },
     };
+    const owner = { type: "object", properties: { name: { type: "string" } } };
     const pet = {
       allOf: [
-        newPet,
+        { $ref: "#/$defs/NewPet" },
         {
           type: "object",
           required: ["id"],
@@ -245,7 +248,7 @@ describe("importOpenApi: OpenAPI 3.0", () => {
           status: "200",
           description: "A paged array of pets",
           contentType: "application/json",
-          schema: { type: "array", items: pet },
+          schema: { type: "array", items: { $ref: "#/$defs/Pet" }, $defs: { NewPet: newPet, Owner: owner, Pet: pet } },
         },
         { status: "2XX", description: "Other success" },
         { status: "default", description: "Unexpected error", contentType: "application/json", schema: error },
@@ -266,7 +269,7 @@ describe("importOpenApi: OpenAPI 3.0", () => {
         required: true,
         contentType: "application/json; charset=utf-8",
         description: "The pet to create",
-        schema: newPet,
+        schema: { ...newPet, $defs: { Owner: owner } },
       },
       responses: [{ status: "201", description: "Created" }],
       extensions: { "x-idempotent": false, "x-rate-limit": { perMinute: 10 } },
@@ -412,8 +415,11 @@ describe("importOpenApi: circular schemas", () => {
       type: "object",
       properties: { name: { type: "string" }, employees: { type: "array", items: { $ref: "#/$defs/Person" } } },
     };
-    const person = { type: "object", properties: { name: { type: "string" }, employer: company } };
-    expect(operation(document, "createPerson").requestBody?.schema).toEqual({ ...person, $defs: { Person: person } });
+    const person = { type: "object", properties: { name: { type: "string" }, employer: { $ref: "#/$defs/Company" } } };
+    expect(operation(document, "createPerson").requestBody?.schema).toEqual({
+      ...person,
+      $defs: { Company: company, Person: person },
+    });
   });
 });
 
@@ -559,6 +565,8 @@ describe("importOpenApi: syntax and validation errors", () => {
 });
 
 describe("importOpenApi: from a URL", () => {
+  // These listeners are on loopback, which the SSRF policy refuses unless an operator opens it.
+  const loopback = { fetchPolicy: { allow: parseAllowHosts("127.0.0.0/8") } };
   let server: Server;
   let origin: string;
   const routes = new Map<string, (request: IncomingMessage, response: ServerResponse) => void>();
@@ -603,35 +611,35 @@ describe("importOpenApi: from a URL", () => {
   afterAll(() => close(server));
 
   it("downloads and imports the document, resolving relative servers against its URL", async () => {
-    const document = await importOpenApi({ url: `${origin}/specs/petstore.yaml` });
+    const document = await importOpenApi({ url: `${origin}/specs/petstore.yaml` }, loopback);
     expect(document.title).toBe("Petstore 3.1");
     expect(document.servers).toEqual([`${origin}/api`]);
     expect(document.operations.map((op) => op.operationId)).toEqual(["updatePet"]);
   });
 
   it("follows redirects and resolves against the final URL", async () => {
-    const document = await importOpenApi({ url: `${origin}/moved` });
+    const document = await importOpenApi({ url: `${origin}/moved` }, loopback);
     expect(document.servers).toEqual([`${origin}/api`]);
   });
 
   it("takes a Swagger 2.0 document's missing scheme and host from its URL", async () => {
-    const document = await importOpenApi({ url: `${origin}/swagger.yaml` });
+    const document = await importOpenApi({ url: `${origin}/swagger.yaml` }, loopback);
     expect(document.servers).toEqual([`${origin}/v1`]);
   });
 
   it("reports an HTTP error status", async () => {
-    const error = await importError({ url: `${origin}/missing.yaml` });
+    const error = await importError({ url: `${origin}/missing.yaml` }, loopback);
     expect(error.code).toBe("OPENAPI_FETCH");
     expect(error.message).toContain("HTTP 404");
   });
 
   it.each(["/large-declared", "/large-chunked"])("stops reading past maxBytes (%s)", async (path) => {
-    const error = await importError({ url: `${origin}${path}` }, { maxBytes: 1000 });
+    const error = await importError({ url: `${origin}${path}` }, { ...loopback, maxBytes: 1000 });
     expect(error.code).toBe("OPENAPI_TOO_LARGE");
   });
 
   it("gives up after fetchTimeoutMs", async () => {
-    const error = await importError({ url: `${origin}/silent` }, { fetchTimeoutMs: 200 });
+    const error = await importError({ url: `${origin}/silent` }, { ...loopback, fetchTimeoutMs: 200 });
     expect(error.code).toBe("OPENAPI_FETCH");
     expect(error.message).toContain("within 200 ms");
   });
@@ -640,7 +648,7 @@ describe("importOpenApi: from a URL", () => {
     const closed = createServer();
     const closedOrigin = await listen(closed);
     await close(closed);
-    const error = await importError({ url: `${closedOrigin}/openapi.json` });
+    const error = await importError({ url: `${closedOrigin}/openapi.json` }, loopback);
     expect(error.code).toBe("OPENAPI_FETCH");
   });
 
@@ -652,7 +660,10 @@ describe("importOpenApi: from a URL", () => {
   );
 
   it("keeps credentials out of messages", async () => {
-    const error = await importError({ url: `${origin.replace("http://", "http://user:secret@")}/missing.yaml` });
+    const error = await importError(
+      { url: `${origin.replace("http://", "http://user:secret@")}/missing.yaml` },
+      loopback,
+    );
     expect(error.message).not.toContain("secret");
   });
 });

@@ -1,28 +1,41 @@
 /**
  * Importing an OpenAPI 2.0 / 3.0 / 3.1 document (text, or downloaded from a URL) into normalized
- * operations. @readme/openapi-parser validates and dereferences; this module only decides what it
- * may read (nothing but the document: `$ref`s to files or URLs are refused before the parser runs)
- * and reshapes its output.
+ * operations. @readme/openapi-parser validates and dereferences; this module decides what it may
+ * read (nothing but the document: `$ref`s to files or URLs are refused before the parser runs),
+ * bounds the work (see limits.ts), reshapes the output and checks it against the contract the
+ * gateways parse with. The work itself runs in a worker thread (see run-import.ts); the download
+ * stays here, behind the SSRF guard of fetch-document.ts.
  */
 import { dereference, validate } from "@readme/openapi-parser";
+import { checkContract } from "./contract-check.ts";
 import {
   cyclicYaml,
-  externalRef,
   invalidDocument,
   noOperations,
   notADocument,
+  OpenApiImportError,
   tooLarge,
   unsupportedVersion,
+  withoutContent,
 } from "./errors.ts";
-import { fetchDocument } from "./fetch-document.ts";
-import { childPointer } from "./json-pointer.ts";
+import { type FetchPolicy, fetchDocument, redactUrl } from "./fetch-document.ts";
 import { createSchemaConverter, type SchemaDialect } from "./json-schema.ts";
+import {
+  checkDepth,
+  defaultImportBudgetMs,
+  defaultMaxBytes,
+  maxDocumentDepth,
+  maxSchemaNodes,
+  maxValidationNodes,
+} from "./limits.ts";
 import { type Locate, textLocator } from "./locate.ts";
 import { normalizeDocument } from "./normalize.ts";
 import type { ImportedDocument } from "./operation.ts";
 import { parseDocumentText } from "./parse-text.ts";
 import { validationFailureError } from "./parser-errors.ts";
 import { copyJson, isPlainObject, type JsonObject, type RefSite } from "./plain-json.ts";
+import { checkDynamicRefs, checkReferences, validationCopy } from "./references.ts";
+import { runImportInWorker } from "./run-import.ts";
 
 export { OpenApiImportError } from "./errors.ts";
 
@@ -33,53 +46,72 @@ export type ImportOptions = {
   fetchTimeoutMs?: number;
   /** Largest document accepted, downloaded or inline, in bytes of UTF-8; default 10 MiB. */
   maxBytes?: number;
+  /** Time the worker thread may spend on the document; default 20 s. */
+  budgetMs?: number;
+  /** Which addresses a URL import may reach (default: public addresses only, see fetch-document.ts). */
+  fetchPolicy?: FetchPolicy;
 };
 
 export const defaultFetchTimeoutMs = 10_000;
-export const defaultMaxBytes = 10 * 1024 * 1024;
-/** Inlining shared schemas into every operation can multiply them; this bounds the stored result. */
-export const maxSchemaNodes = 2_000_000;
+export { defaultMaxBytes, maxSchemaNodes };
 
-type ApiDocument = Parameters<typeof validate>[0];
+export async function importOpenApi(source: OpenApiSource, options: ImportOptions = {}): Promise<ImportedDocument> {
+  const maxBytes = options.maxBytes ?? defaultMaxBytes;
+  const budgetMs = options.budgetMs ?? defaultImportBudgetMs;
+  if (!("url" in source)) {
+    if (Buffer.byteLength(source.text, "utf8") > maxBytes) throw tooLarge("The OpenAPI document", maxBytes);
+    return runImportInWorker({ text: source.text }, budgetMs);
+  }
+  const fetched = await fetchDocument(source.url, {
+    timeoutMs: options.fetchTimeoutMs ?? defaultFetchTimeoutMs,
+    maxBytes,
+    ...(options.fetchPolicy ? { policy: options.fetchPolicy } : {}),
+  });
+  try {
+    return await runImportInWorker({ text: fetched.text, documentUrl: fetched.url }, budgetMs);
+  } catch (error) {
+    if (error instanceof OpenApiImportError) throw withoutContent(error, redactUrl(new URL(fetched.url)));
+    throw error;
+  }
+}
 
 const parserOptions = {
   // Defense in depth: external `$ref`s are refused before the parser runs; it must not resolve any.
   resolve: { external: false, file: false },
   validate: {
-    // Checked by `normalizeDocument`, whose message names both operations.
-    rules: { openapi: { "duplicate-operation-id": "warning" }, swagger: { "duplicate-operation-id": "warning" } },
+    rules: {
+      // Checked by `normalizeDocument`, whose message names both operations.
+      openapi: { "duplicate-operation-id": "warning" },
+      // The validator sees schema $refs cut (see references.ts): properties inherited through
+      // `allOf: [{$ref}]` are out of its sight.
+      swagger: { "duplicate-operation-id": "warning", "unknown-required-schema-property": "warning" },
+    },
   },
 } as const;
 
-export async function importOpenApi(source: OpenApiSource, options: ImportOptions = {}): Promise<ImportedDocument> {
-  const maxBytes = options.maxBytes ?? defaultMaxBytes;
-  let text: string;
-  let documentUrl: string | undefined;
-  if ("url" in source) {
-    const fetched = await fetchDocument(source.url, options.fetchTimeoutMs ?? defaultFetchTimeoutMs, maxBytes);
-    text = fetched.text;
-    documentUrl = fetched.url;
-  } else {
-    if (Buffer.byteLength(source.text, "utf8") > maxBytes) throw tooLarge("The OpenAPI document", maxBytes);
-    text = source.text;
-  }
-  if (text.startsWith("\uFEFF")) text = text.slice(1);
+/**
+ * The import proper, on text already at hand: parse, check references and limits, validate,
+ * dereference, normalize, check against the contract. Runs in the import worker.
+ */
+export async function importText(rawText: string, documentUrl?: string): Promise<ImportedDocument> {
+  const text = rawText.startsWith("\uFEFF") ? rawText.slice(1) : rawText;
   const locate = textLocator(text);
 
+  const parsed = parseDocumentText(text);
+  const onYamlCycle = (pointer: string) => cyclicYaml(locate(pointer));
+  checkDepth(parsed, maxDocumentDepth, locate, onYamlCycle);
   const refs: RefSite[] = [];
-  // A fresh tree: YAML aliases no longer share nodes, and a cyclic alias is caught here.
-  const tree = copyJson(parseDocumentText(text), { refs, onCycle: (pointer) => cyclicYaml(locate(pointer)) });
+  // A fresh tree: YAML aliases no longer share nodes.
+  const tree = copyJson(parsed, { refs, onCycle: onYamlCycle });
   const { dialect, version } = detectVersion(tree, locate);
-  const external = refs.filter(({ ref }) => !ref.startsWith("#"));
-  const [firstExternal] = external;
-  if (firstExternal) {
-    throw externalRef(firstExternal.ref, locate(childPointer(firstExternal.pointer, "$ref")), external.length - 1);
-  }
+  checkReferences(tree, refs, locate);
+  checkDynamicRefs(tree, locate);
 
   // The parser works in place: each of its passes gets its own copy.
+  const forValidation = validationCopy(tree, maxValidationNodes);
   let validation: Awaited<ReturnType<typeof validate>>;
   try {
-    validation = await validate(structuredClone(tree) as ApiDocument, parserOptions);
+    validation = await validate(structuredClone(forValidation) as ApiDocument, parserOptions);
   } catch (error) {
     throw invalidDocument([error instanceof Error ? error.message : String(error)], undefined, error);
   }
@@ -88,7 +120,7 @@ export async function importOpenApi(source: OpenApiSource, options: ImportOption
       locate,
       refs,
       validatedDocument: () =>
-        dereference(structuredClone(tree) as ApiDocument, { ...parserOptions, dereference: { circular: "ignore" } }),
+        dereference(forValidation as ApiDocument, { ...parserOptions, dereference: { circular: "ignore" } }),
     });
   }
 
@@ -110,7 +142,7 @@ export async function importOpenApi(source: OpenApiSource, options: ImportOption
 
   const onCycle = (pointer: string) =>
     invalidDocument([`a value at ${pointer} contains itself through $refs, which only schemas may do`], { pointer });
-  const imported = normalizeDocument(dereferenced as JsonObject, {
+  const { document: imported, sites } = normalizeDocument(dereferenced as JsonObject, {
     dialect,
     openapiVersion: version,
     converter: createSchemaConverter({ dialect, refOrigins, maxNodes: maxSchemaNodes, onCycle }),
@@ -119,8 +151,10 @@ export async function importOpenApi(source: OpenApiSource, options: ImportOption
     onCycle,
   });
   if (imported.operations.length === 0) throw noOperations();
-  return imported;
+  return checkContract(imported, sites, locate);
 }
+
+type ApiDocument = Parameters<typeof validate>[0];
 
 function detectVersion(tree: unknown, locate: Locate): { dialect: SchemaDialect; version: string } {
   if (!isPlainObject(tree)) {

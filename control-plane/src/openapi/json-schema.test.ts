@@ -80,7 +80,7 @@ describe("createSchemaConverter", () => {
     });
     expect(convert.convert({ type: "object", properties: { list: other } }, "")).toEqual({
       type: "object",
-      properties: { list: { type: "array", items: { $ref: "#/$defs/Linked-Node" } } },
+      properties: { list: { $ref: "#/$defs/Linked-Node" } },
       $defs: { "Linked-Node": { type: "array", items: { $ref: "#/$defs/Linked-Node" } } },
     });
   });

@@ -1,8 +1,11 @@
 /**
  * OpenAPI schema objects (dereferenced by the parser, so possibly cyclic and shared) into
- * self-contained JSON Schema 2020-12 objects: plain JSON, every reference inlined, except that a
- * schema met again inside itself becomes `{ "$ref": "#/$defs/<Name>" }` with `<Name>` copied into
- * `$defs` at the root of the schema being converted.
+ * self-contained JSON Schema 2020-12 objects: plain JSON. The top schema is written out (followed
+ * through its own `$ref`, if any); below it, every schema that was reached through a `$ref` (or
+ * that contains itself) becomes `{ "$ref": "#/$defs/<Name>" }`, and the schemas so named, with
+ * those they name in turn, are copied into `$defs` at the root of the schema being converted.
+ * Each shared schema is converted once per document, so the work and the result grow linearly
+ * with the document, never exponentially with the depth of its references.
  *
  * Dialect conversion (2.0 and 3.0 only; 3.1 schemas already are JSON Schema 2020-12):
  * - `nullable: true` (3.0) and `x-nullable: true` (2.0) become `"null"` in a `type` array, and
@@ -34,6 +37,8 @@ export type SchemaConverterOptions = {
 export type SchemaConverter = {
   /** Converts one schema; `pointer` says where it sits in the dereferenced document (for errors). */
   convert(schema: unknown, pointer: string): JsonObject;
+  /** Copies a non-schema value (an `x-` extension) as plain JSON, counted against the same limit. */
+  copy(value: unknown, pointer: string): JsonValue;
 };
 
 /** Keywords that only describe; a schema made of these alone accepts every value. */
@@ -52,6 +57,8 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
   const { dialect, refOrigins, maxNodes, onCycle } = options;
   const namesByNode = new Map<object, string>();
   const usedNames = new Set<string>();
+  /** Every shared schema converted once per document, with the names its body refers to. */
+  const defs = new Map<string, { body: JsonValue; uses: Set<string>; nodes: number }>();
   let producedNodes = 0;
 
   const count = (nodes: number): void => {
@@ -73,23 +80,27 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
   };
 
   const copyData = (value: unknown, pointer: string): JsonValue => {
-    count(1);
-    return copyJson(value, { pointer, onCycle });
+    const copy = copyJson(value, { pointer, onCycle });
+    count(countNodes(copy));
+    return copy;
   };
 
-  type Context = { ancestors: Set<object>; defs: Map<string, JsonValue> };
+  /** One conversion: the names it refers to, and shared schemas met but not converted yet. */
+  type Context = { ancestors: Set<object>; uses: Set<string>; pending: Array<[object, string]> };
 
   const convertNode = (node: unknown, context: Context, pointer: string): JsonValue => {
     if (typeof node === "boolean") return node;
     if (Array.isArray(node)) return node.map((item, index) => convertNode(item, context, childPointer(pointer, index)));
     if (!isPlainObject(node)) return copyData(node, pointer);
-    if (context.ancestors.has(node)) {
+    // A schema reached through a $ref stays a reference: shared schemas are converted once, and
+    // a schema referring to another any number of times grows linearly, never exponentially.
+    if (context.ancestors.has(node) || refOrigins.has(node)) {
       const name = defName(node);
-      if (!context.defs.has(name)) {
-        context.defs.set(name, {}); // reserves the name before the body, which may refer to it
-        const defContext = { ancestors: new Set<object>([node]), defs: context.defs };
-        context.defs.set(name, convertBody(node, defContext, pointer));
+      if (!defs.has(name)) {
+        defs.set(name, { body: {}, uses: new Set(), nodes: 0 }); // reserved: its body may refer to it
+        context.pending.push([node, pointer]);
       }
+      context.uses.add(name);
       count(1);
       return { $ref: `#/$defs/${name}` };
     }
@@ -144,18 +155,72 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
     return nullable ? allowNull(out) : out;
   };
 
+  /** Converts the shared schemas met so far, one after the other (no recursion along a chain of $refs). */
+  const convertPending = (pending: Array<[object, string]>): void => {
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const [node, pointer] = next;
+      const before = producedNodes;
+      const context: Context = { ancestors: new Set([node]), uses: new Set(), pending };
+      const body = convertBody(node as Record<string, unknown>, context, pointer);
+      defs.set(defName(node), { body, uses: context.uses, nodes: producedNodes - before });
+    }
+  };
+
+  /** The names `uses` refers to, directly or through other shared schemas. */
+  const closure = (uses: Set<string>): string[] => {
+    const seen = new Set<string>();
+    const stack = [...uses];
+    for (let name = stack.pop(); name !== undefined; name = stack.pop()) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      for (const used of defs.get(name)?.uses ?? []) stack.push(used);
+    }
+    return [...seen].sort();
+  };
+
   return {
     convert(schema, pointer) {
-      const context: Context = { ancestors: new Set(), defs: new Map() };
-      const converted = convertNode(schema, context, pointer);
+      const context: Context = { ancestors: new Set(), uses: new Set(), pending: [] };
+      // The top schema itself is written out (its $ref, if any, followed once), so a tool's
+      // arguments read as properties rather than a lone reference.
+      let converted: JsonValue;
+      if (isPlainObject(schema)) {
+        context.ancestors.add(schema);
+        converted = convertBody(schema, context, pointer);
+      } else {
+        converted = convertNode(schema, context, pointer);
+      }
+      convertPending(context.pending);
       const root: JsonObject = isPlainObject(converted) ? converted : converted === false ? { not: {} } : {};
-      if (context.defs.size > 0) {
+      const names = closure(context.uses);
+      if (names.length > 0) {
         const existing = isPlainObject(root.$defs) ? root.$defs : {};
-        root.$defs = { ...existing, ...Object.fromEntries(context.defs) };
+        const attached: JsonObject = { ...existing };
+        for (const name of names) {
+          const def = defs.get(name);
+          if (!def) continue;
+          // Each schema gets its own copy: what the import returns is plain, unshared JSON.
+          count(def.nodes);
+          setOwn(attached, name, structuredClone(def.body));
+        }
+        root.$defs = attached;
       }
       return root;
     },
+    copy: copyData,
   };
+}
+
+/** JSON nodes in a plain JSON value, counted without recursion. */
+export function countNodes(value: JsonValue): number {
+  let nodes = 0;
+  const stack: JsonValue[] = [value];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    nodes++;
+    if (Array.isArray(node)) stack.push(...node);
+    else if (node !== null && typeof node === "object") stack.push(...Object.values(node));
+  }
+  return nodes;
 }
 
 /** `#/components/schemas/Tree Node` → `Tree_Node`: a name safe in a JSON pointer and a URI fragment. */

@@ -13,7 +13,7 @@
  * - 2.0 `collectionFormat` becomes the equivalent OpenAPI 3 `style` / `explode`; `tsv` has none
  *   and is left out.
  */
-import { duplicateOperationId } from "./errors.ts";
+import { describeLocation, duplicateOperationId, invalidDocument } from "./errors.ts";
 import { childPointer } from "./json-pointer.ts";
 import type { SchemaConverter, SchemaDialect } from "./json-schema.ts";
 import type { Locate } from "./locate.ts";
@@ -28,7 +28,7 @@ import {
   ParameterStyle,
 } from "./operation.ts";
 import { assignOperationIds } from "./operation-id.ts";
-import { copyJson, isPlainObject, type JsonObject, setOwn } from "./plain-json.ts";
+import { isPlainObject, type JsonObject, setOwn } from "./plain-json.ts";
 import { serverUrls } from "./servers.ts";
 
 export type NormalizeOptions = {
@@ -71,9 +71,15 @@ const swaggerSchemaFields = [
   "x-nullable",
 ];
 
-type Draft = Omit<NormalizedOperation, "operationId"> & { declaredId: string | undefined; pointer: string };
+/** Where each part of an operation is written in the document, to place errors found later. */
+export type OperationSites = { pointer: string; parameters: string[]; requestBody?: string; responses: string[] };
 
-export function normalizeDocument(document: RawObject, options: NormalizeOptions): ImportedDocument {
+type Draft = Omit<NormalizedOperation, "operationId"> & { declaredId: string | undefined; sites: OperationSites };
+
+export function normalizeDocument(
+  document: RawObject,
+  options: NormalizeOptions,
+): { document: ImportedDocument; sites: OperationSites[] } {
   const { dialect, converter } = options;
   const info = isPlainObject(document.info) ? document.info : {};
   const paths = isPlainObject(document.paths) ? document.paths : {};
@@ -91,22 +97,31 @@ export function normalizeDocument(document: RawObject, options: NormalizeOptions
         { list: operation.parameters, pointer: childPointer(pointer, "parameters") },
       );
       const parameters: NormalizedParameter[] = [];
+      const sites: OperationSites = { pointer, parameters: [], responses: [] };
       let requestBody: NormalizedRequestBody | undefined;
       if (dialect === "2.0") {
         const consumes = mediaTypes(operation.consumes ?? document.consumes);
         for (const { raw, pointer: at } of merged) {
-          if (raw.in !== "body" && raw.in !== "formData") parameters.push(swaggerParameter(raw, at, converter));
+          if (raw.in === "body" || raw.in === "formData") continue;
+          parameters.push(swaggerParameter(raw, at, converter, options.locate));
+          sites.parameters.push(at);
         }
         requestBody = swaggerRequestBody(merged, consumes, converter);
+        const bodyAt = merged.find(({ raw }) => raw.in === "body" || raw.in === "formData")?.pointer;
+        if (bodyAt !== undefined) sites.requestBody = bodyAt;
       } else {
-        for (const { raw, pointer: at } of merged) parameters.push(openApiParameter(raw, at, converter));
+        for (const { raw, pointer: at } of merged) {
+          parameters.push(openApiParameter(raw, at, converter, options.locate));
+          sites.parameters.push(at);
+        }
         requestBody = openApiRequestBody(operation.requestBody, childPointer(pointer, "requestBody"), converter);
+        sites.requestBody = childPointer(pointer, "requestBody");
       }
       const produces = dialect === "2.0" ? mediaTypes(operation.produces ?? document.produces) : [];
       drafts.push({
         declaredId:
           typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined,
-        pointer,
+        sites,
         method: method.toUpperCase() as HttpMethod,
         path,
         ...optionalString("summary", operation.summary),
@@ -117,8 +132,15 @@ export function normalizeDocument(document: RawObject, options: NormalizeOptions
           : [],
         parameters,
         ...(requestBody ? { requestBody } : {}),
-        responses: responses(operation.responses, childPointer(pointer, "responses"), dialect, produces, converter),
-        extensions: extensions(operation, pointer, options.onCycle),
+        responses: responses(
+          operation.responses,
+          childPointer(pointer, "responses"),
+          dialect,
+          produces,
+          converter,
+          sites,
+        ),
+        extensions: extensions(operation, pointer, converter),
       });
     }
   }
@@ -127,21 +149,24 @@ export function normalizeDocument(document: RawObject, options: NormalizeOptions
   if ("conflict" in assigned) {
     const { operationId, first, second } = assigned.conflict;
     const [a, b] = [drafts[first], drafts[second]];
-    const where = b ? options.locate(childPointer(b.pointer, "operationId")) : { pointer: "/paths" };
+    const where = b ? options.locate(childPointer(b.sites.pointer, "operationId")) : { pointer: "/paths" };
     throw duplicateOperationId(operationId, `${a?.method} ${a?.path}`, `${b?.method} ${b?.path}`, where);
   }
-  const operations = drafts.map(({ declaredId: _declaredId, pointer: _pointer, ...draft }, index) => ({
+  const operations = drafts.map(({ declaredId: _declaredId, sites: _sites, ...draft }, index) => ({
     operationId: assigned.ids[index] ?? "",
     ...draft,
   }));
 
   return {
-    openapiVersion: options.openapiVersion,
-    title: typeof info.title === "string" ? info.title : "",
-    version: typeof info.version === "string" ? info.version : String(info.version ?? ""),
-    ...optionalString("description", info.description),
-    servers: serverUrls(document, dialect, options.documentUrl),
-    operations,
+    document: {
+      openapiVersion: options.openapiVersion,
+      title: typeof info.title === "string" ? info.title : "",
+      version: typeof info.version === "string" ? info.version : String(info.version ?? ""),
+      ...optionalString("description", info.description),
+      servers: serverUrls(document, dialect, options.documentUrl),
+      operations,
+    },
+    sites: drafts.map((draft) => draft.sites),
   };
 }
 
@@ -172,8 +197,23 @@ function mergeParameters(pathLevel: ParameterList, operationLevel: ParameterList
   return merged;
 }
 
-function openApiParameter(raw: RawObject, pointer: string, converter: SchemaConverter): NormalizedParameter {
-  const location = parameterLocation(raw.in);
+/** What every parameter has, whatever the dialect. */
+function parameterBase(raw: RawObject, pointer: string, locate: Locate) {
+  const location = parameterLocation(raw.in, pointer, locate);
+  return {
+    name: String(raw.name),
+    in: location,
+    required: location === "path" || raw.required === true,
+    ...optionalString("description", raw.description),
+  };
+}
+
+function openApiParameter(
+  raw: RawObject,
+  pointer: string,
+  converter: SchemaConverter,
+  locate: Locate,
+): NormalizedParameter {
   let schema: JsonObject = {};
   let contentType: string | undefined;
   if (raw.schema !== undefined) {
@@ -186,10 +226,7 @@ function openApiParameter(raw: RawObject, pointer: string, converter: SchemaConv
     }
   }
   return {
-    name: String(raw.name),
-    in: location,
-    required: location === "path" || raw.required === true,
-    ...optionalString("description", raw.description),
+    ...parameterBase(raw, pointer, locate),
     schema,
     ...(contentType === undefined ? {} : { contentType }),
     ...(typeof raw.style === "string" && parameterStyles.has(raw.style) ? { style: raw.style as ParameterStyle } : {}),
@@ -197,15 +234,17 @@ function openApiParameter(raw: RawObject, pointer: string, converter: SchemaConv
   };
 }
 
-function swaggerParameter(raw: RawObject, pointer: string, converter: SchemaConverter): NormalizedParameter {
-  const location = parameterLocation(raw.in);
+function swaggerParameter(
+  raw: RawObject,
+  pointer: string,
+  converter: SchemaConverter,
+  locate: Locate,
+): NormalizedParameter {
+  const base = parameterBase(raw, pointer, locate);
   return {
-    name: String(raw.name),
-    in: location,
-    required: location === "path" || raw.required === true,
-    ...optionalString("description", raw.description),
+    ...base,
     schema: converter.convert(swaggerParameterSchema(raw), pointer),
-    ...swaggerStyle(raw, location),
+    ...swaggerStyle(raw, base.in),
   };
 }
 
@@ -305,6 +344,7 @@ function responses(
   dialect: SchemaDialect,
   produces: string[],
   converter: SchemaConverter,
+  sites: OperationSites,
 ): NormalizedResponse[] {
   if (!isPlainObject(raw)) return [];
   const result: NormalizedResponse[] = [];
@@ -312,6 +352,7 @@ function responses(
     const status = /^[1-5]xx$/i.test(code) ? code.toUpperCase() : code;
     if (!/^([1-5]\d\d|[1-5]XX|default)$/.test(status) || !isPlainObject(response)) continue; // e.g. `x-` keys
     const at = childPointer(pointer, code);
+    sites.responses.push(at);
     const normalized: NormalizedResponse = { status, ...optionalString("description", response.description) };
     if (dialect === "2.0") {
       if (response.schema !== undefined) {
@@ -334,22 +375,21 @@ function responses(
   return result;
 }
 
-function extensions(
-  operation: RawObject,
-  pointer: string,
-  onCycle: (pointer: string) => Error,
-): Record<string, unknown> {
+function extensions(operation: RawObject, pointer: string, converter: SchemaConverter): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(operation)) {
-    if (key.startsWith("x-")) setOwn(result, key, copyJson(value, { pointer: childPointer(pointer, key), onCycle }));
+    // Counted like schemas: an extension can be shared through $refs as much as a schema can.
+    if (key.startsWith("x-")) setOwn(result, key, converter.copy(value, childPointer(pointer, key)));
   }
   return result;
 }
 
-function parameterLocation(value: unknown): ParameterLocation {
-  // The parser has validated `in`; anything else would be a parser bug, not a user error.
-  if (typeof value !== "string" || !parameterLocations.has(value))
-    throw new Error(`unexpected parameter location ${String(value)}`);
+function parameterLocation(value: unknown, pointer: string, locate: Locate): ParameterLocation {
+  // The parser validates `in`; what it cannot see (e.g. a parameter that is only a $ref) lands here.
+  if (typeof value !== "string" || !parameterLocations.has(value)) {
+    const at = locate(childPointer(pointer, "in"));
+    throw invalidDocument([`'in' must be path, query, header or cookie${describeLocation(at)}`], at);
+  }
   return value as ParameterLocation;
 }
 

@@ -11,6 +11,7 @@ import type { AppContext } from "../context.ts";
 import { services } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import { OpenApiImportError } from "../openapi/errors.ts";
+import { type FetchPolicy, fetchPolicyFromEnv } from "../openapi/fetch-document.ts";
 import { importOpenApi } from "../openapi/import.ts";
 import type { ImportedDocument } from "../openapi/operation.ts";
 import { recordChange } from "../stream/changes.ts";
@@ -59,9 +60,13 @@ function view(row: ServiceRow): z.output<typeof serviceView> {
 }
 
 /** Imports, turning the importer's coded errors into 422 problems that keep its message and location. */
-async function imported(source: { text: string } | { url: string }, field: string): Promise<ImportedDocument> {
+async function imported(
+  source: { text: string } | { url: string },
+  field: string,
+  fetchPolicy: FetchPolicy,
+): Promise<ImportedDocument> {
   try {
-    return await importOpenApi(source);
+    return await importOpenApi(source, { fetchPolicy });
   } catch (error) {
     if (error instanceof OpenApiImportError)
       throw errors.invalidOpenApi(error.code, error.message, field, error.location);
@@ -82,6 +87,8 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = context.database;
   const owned = (orgId: string, id: string) => and(eq(services.organizationId, orgId), eq(services.id, id));
+  // Read at start-up: an ATRIUM_IMPORT_ALLOW_HOSTS entry that cannot be read stops the start.
+  const fetchPolicy = fetchPolicyFromEnv();
 
   // Uploads: the document itself is the body, in whatever type it was saved as.
   for (const type of [
@@ -128,7 +135,7 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
   }
 
   app.post("/services", { schema: { body: serviceBody, response: { 201: serviceView } } }, async (request, reply) => {
-    const document = await imported(...sourceOf(request.body.openapi));
+    const document = await imported(...sourceOf(request.body.openapi), fetchPolicy);
     return reply.status(201).send(view(await save(request.principal.organizationId, request.body, document)));
   });
 
@@ -139,7 +146,7 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
       const text = typeof request.body === "string" ? request.body : JSON.stringify(request.body ?? "");
       if (!text.trim())
         throw errors.invalidField("body", "send the OpenAPI document (JSON or YAML) as the request body");
-      const document = await imported({ text }, "body");
+      const document = await imported({ text }, "body", fetchPolicy);
       return reply.status(201).send(view(await save(request.principal.organizationId, request.query, document)));
     },
   );
@@ -154,7 +161,7 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
         "Service",
         request.params.id,
       );
-      const document = await imported(...sourceOf(request.body.openapi));
+      const document = await imported(...sourceOf(request.body.openapi), fetchPolicy);
       return view(await save(organizationId, request.body, document, request.params.id));
     },
   );

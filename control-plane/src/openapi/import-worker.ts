@@ -1,0 +1,26 @@
+/**
+ * The import worker: imports each text it is sent (see run-import.ts) and posts the outcome back.
+ * A coded import error goes back as it is; a stack overflow (a nesting the depth checks did not
+ * foresee) as such; anything else only by its message, never with a stack (paths of the server).
+ */
+import { parentPort } from "node:worker_threads";
+import { OpenApiImportError } from "./errors.ts";
+import { importText } from "./import.ts";
+import type { ImportJob, ImportOutcome } from "./run-import.ts";
+
+async function outcomeOf(job: ImportJob): Promise<ImportOutcome> {
+  try {
+    return { ok: true, document: await importText(job.text, job.documentUrl) };
+  } catch (error) {
+    if (error instanceof OpenApiImportError) {
+      const location = error.location ? { location: error.location } : {};
+      return { ok: false, error: { code: error.code, message: error.message, ...location } };
+    }
+    if (error instanceof RangeError && /call stack/i.test(error.message)) return { ok: false, stackOverflow: true };
+    return { ok: false, failure: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+parentPort?.on("message", (job: ImportJob) => {
+  void outcomeOf(job).then((outcome) => parentPort?.postMessage(outcome));
+});
