@@ -119,6 +119,8 @@ export async function startAtriumGateway(
   options: { id: string; role: string; expectedExpositions: number; readyTimeoutMs?: number; nodeArgs?: string[] },
 ): Promise<{ child: Child; url: string; readyMs: number }> {
   const port = await freePort();
+  // Several gateways run side by side: each needs a management port of its own.
+  const managementPort = await freePort();
   const started = performance.now();
   const child = startPinned(
     `gateway ${options.id}`,
@@ -130,6 +132,7 @@ export async function startAtriumGateway(
       ATRIUM_GATEWAY_ID: options.id,
       ATRIUM_GATEWAY_HOST: "127.0.0.1",
       ATRIUM_GATEWAY_PORT: String(port),
+      ATRIUM_GATEWAY_MANAGEMENT_PORT: String(managementPort),
       ATRIUM_GATEWAY_FQDNS: `127.0.0.1:${port}`,
       ATRIUM_GATEWAY_LABELS: `role=${options.role}`,
       ATRIUM_GATEWAY_CACHE_DIR: join(context.scratchDir, `cache-${options.id}`),
