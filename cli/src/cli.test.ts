@@ -629,8 +629,8 @@ describe("api-token", () => {
     expect(table.stdout).toContain("Save the token now: it is shown only this once.");
 
     const list = ok(await atrium(["api-token", "list"]));
-    expect(list.stdout).toMatch(/^ID\s+NAME\s+EXPIRES\s+CREATED AT$/m);
-    expect(list.stdout).toMatch(new RegExp(`^${created.id}\\s+ci-gateways\\s`, "m"));
+    expect(list.stdout).toMatch(/^ID\s+NAME\s+ROLE\s+BOUNDS\s+EXPIRES\s+CREATED AT$/m);
+    expect(list.stdout).toMatch(new RegExp(`^${created.id}\\s+ci-gateways\\s+gateway\\s+-\\s`, "m"));
     expect(list.stdout).not.toContain("atr_t_");
     const listed = json(await atrium(["api-token", "list", "-o", "json"]));
     expect(listed.find((t: { id: string }) => t.id === created.id)).toMatchObject({ name: "ci-gateways" });
@@ -642,6 +642,37 @@ describe("api-token", () => {
 
     const other = row(table, "ID") as string;
     expect(json(await atrium(["api-token", "delete", other, "-o", "json"]))).toEqual({ id: other, deleted: true });
+  });
+
+  it("creates operator tokens and bounded gateway tokens, shown by get and list", async () => {
+    const operator = json(
+      await atrium(["api-token", "create", "k8s-operator", "--role", "operator", "--validity-days", "1", "-o", "json"]),
+    );
+    expect(operator.role).toBe("operator");
+    expect((await register(operator.token)).status).toBe(403);
+    const bounded = json(
+      await atrium([
+        "api-token",
+        "create",
+        "eu-gateways",
+        "--validity-days",
+        "1",
+        "--allowed-fqdn",
+        "*.eu.test",
+        "--required-label",
+        "region=eu",
+        "-o",
+        "json",
+      ]),
+    );
+    expect(bounded).toMatchObject({ role: "gateway", allowedFqdns: ["*.eu.test"], requiredLabels: { region: "eu" } });
+    const shown = ok(await atrium(["api-token", "get", bounded.id]));
+    expect(row(shown, "BOUNDS")).toBe("fqdns=*.eu.test region=eu");
+    expect(shown.stdout).not.toContain("atr_t_");
+    expect((await register(bounded.token)).status).toBe(403);
+    const badRole = await atrium(["api-token", "create", "t", "--validity-days", "1", "--role", "root"]);
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain("Allowed choices are gateway, operator, admin");
   });
 
   it("explains missing and bad --validity-days and unknown tokens", async () => {

@@ -201,7 +201,11 @@ export async function startOperatorTestEnv(): Promise<OperatorTestEnv> {
     const objects = KubernetesObjectApi.makeApiClient(kube.kubeConfig);
     controlPlane = await startTestControlPlane("pglite", { config: { dataDir } });
     const port = Number(new URL(controlPlane.url).port);
-    const created = await controlPlane.admin.call("POST", "/api/v1/api-tokens", { name: "operator", validityDays: 1 });
+    const created = await controlPlane.admin.call("POST", "/api/v1/api-tokens", {
+      name: "operator",
+      validityDays: 1,
+      role: "operator",
+    });
     if (created.status !== 201) throw new Error(`API token: ${JSON.stringify(created.body)}`);
     const token = created.body.token as string;
     await createNamespace(core, OPERATOR_NAMESPACE);

@@ -1,52 +1,108 @@
 /**
- * `atrium api-token`: the organization's API tokens, which gateways (and the operator) use to
- * reach the control plane. A token's value is shown once; deleting a token revokes it at once.
+ * `atrium api-token`: the organization's API tokens, which gateways, the operator and
+ * automation use to reach the control plane. Each has a role: `gateway` (the default: registers
+ * gateways and reads their change stream, optionally bounded to FQDN patterns and required
+ * labels), `operator` or `admin`. A token's value is shown once; deleting a token revokes it at
+ * once, open change streams included.
  */
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
-import { positiveInteger, withExample } from "./options.ts";
+import { commaList, labelPair, positiveInteger, withExample } from "./options.ts";
 
 interface TokenView {
   id: string;
   name: string;
+  role: string;
+  allowedFqdns: string[] | null;
+  requiredLabels: Record<string, string> | null;
   expiresAt: string;
   createdAt: string;
   /** Only in the answer to create. */
   token?: string;
 }
 
-const COLUMNS: Column<TokenView>[] = ["id", "name", { header: "EXPIRES", value: (t) => t.expiresAt }, "createdAt"];
+/** What a gateway token lets a registration advertise, in one cell. */
+function bounds(token: TokenView): string {
+  const parts = [
+    ...(token.allowedFqdns ? [`fqdns=${token.allowedFqdns.join(",")}`] : []),
+    ...Object.entries(token.requiredLabels ?? {}).map(([key, value]) => `${key}=${value}`),
+  ];
+  return parts.length ? parts.join(" ") : "-";
+}
+
+const COLUMNS: Column<TokenView>[] = [
+  "id",
+  "name",
+  "role",
+  { header: "BOUNDS", value: bounds },
+  { header: "EXPIRES", value: (t) => t.expiresAt },
+  "createdAt",
+];
 
 export function registerApiTokenCommands(program: Command, context: CliContext): void {
   const apiToken = program
     .command("api-token")
-    .description("manage API tokens: how gateways and the operator authenticate to the control plane");
+    .description("manage API tokens: how gateways, the operator and automation authenticate to the control plane");
   withExample(apiToken, "atrium api-token create gateways --validity-days 90");
 
   const create = apiToken
     .command("create")
-    .description("create a Gateway registration token; its value is shown only once")
+    .description("create an API token (a gateway registration token by default); its value is shown only once")
     .argument("<name>", "token name")
     .requiredOption("--validity-days <n>", "days until the token expires (1 to 3650)", positiveInteger)
-    .action(async (name: string, options: { validityDays: number }, command: Command) => {
-      const { api } = context.session(command);
-      const created = await api.post<TokenView>("/api-tokens", { name, validityDays: options.validityDays });
-      context.print(command, created, {
-        columns: ["id", "name", "token", { header: "EXPIRES", value: (t) => t.expiresAt }],
-      });
-      context.note(
-        command,
-        "\nSave the token now: it is shown only this once. Gateways read it from ATRIUM_CONTROL_PLANE_TOKEN " +
-          "(in Kubernetes, a Secret named by gateway.controlPlane.existingSecret).",
-      );
-    });
-  withExample(create, "atrium api-token create gateways --validity-days 90 --output json");
+    .addOption(
+      new Option("--role <role>", "gateway: registers gateways; operator: the Kubernetes operator; admin: automation")
+        .choices(["gateway", "operator", "admin"])
+        .default("gateway"),
+    )
+    .option(
+      "--allowed-fqdn <patterns...>",
+      "gateway tokens: FQDNs registrations may advertise, exact or *.domain (space- or comma-separated)",
+      commaList,
+    )
+    .option(
+      "--required-label <key=value>",
+      "gateway tokens: a label every registration must carry; repeat for several",
+      labelPair,
+    )
+    .action(
+      async (
+        name: string,
+        options: { validityDays: number; role: string; allowedFqdn?: string[]; requiredLabel?: Record<string, string> },
+        command: Command,
+      ) => {
+        const { api } = context.session(command);
+        const created = await api.post<TokenView>("/api-tokens", {
+          name,
+          validityDays: options.validityDays,
+          role: options.role,
+          ...(options.allowedFqdn ? { allowedFqdns: options.allowedFqdn } : {}),
+          ...(options.requiredLabel ? { requiredLabels: options.requiredLabel } : {}),
+        });
+        context.print(command, created, {
+          columns: ["id", "name", "role", "token", { header: "EXPIRES", value: (t) => t.expiresAt }],
+        });
+        context.note(
+          command,
+          created.role === "operator"
+            ? "\nSave the token now: it is shown only this once. The operator reads it from the Secret that " +
+                "ATRIUM_CONTROL_PLANE_TOKEN_SECRET names (docs/kubernetes.md)."
+            : "\nSave the token now: it is shown only this once. Gateways read it from ATRIUM_CONTROL_PLANE_TOKEN " +
+                "(in Kubernetes, a Secret named by gateway.controlPlane.existingSecret).",
+        );
+      },
+    );
+  withExample(
+    create,
+    "atrium api-token create gateways --validity-days 90 --allowed-fqdn '*.gw.example.com' --required-label region=eu",
+    "atrium api-token create k8s-operator --role operator --validity-days 365 --output json",
+  );
 
   const list = apiToken
     .command("list")
-    .description("list API tokens with their ids (values are never shown again)")
+    .description("list API tokens with their ids, roles and bounds (values are never shown again)")
     .action(async (_options: unknown, command: Command) => {
       const { api } = context.session(command);
       const { items } = await api.get<{ items: TokenView[] }>("/api-tokens");
@@ -54,9 +110,20 @@ export function registerApiTokenCommands(program: Command, context: CliContext):
     });
   withExample(list, "atrium api-token list");
 
+  const get = apiToken
+    .command("get")
+    .description("show one API token: its role, bounds and expiry (never its value)")
+    .argument("<token_id>", "API token id (`atrium api-token list`)")
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const { api } = context.session(command);
+      const token = await api.get<TokenView>(`/api-tokens/${segment(id)}`);
+      context.print(command, token, { columns: COLUMNS });
+    });
+  withExample(get, "atrium api-token get 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d -o json");
+
   const remove = apiToken
     .command("delete")
-    .description("revoke an API token at once: gateways using it can no longer register or sync")
+    .description("revoke an API token at once: its open change streams end and it can no longer register or sync")
     .argument("<token_id>", "API token id (`atrium api-token list`)")
     .action(async (id: string, _options: unknown, command: Command) => {
       const { api } = context.session(command);

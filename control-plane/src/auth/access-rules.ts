@@ -61,6 +61,7 @@ export const ACCESS_RULES: Readonly<Record<string, AccessRule>> = {
   [`DELETE ${api}/users/:id`]: userAdmins,
   [`POST ${api}/api-tokens`]: userAdmins,
   [`GET ${api}/api-tokens`]: userAdmins,
+  [`GET ${api}/api-tokens/:id`]: userAdmins,
   [`DELETE ${api}/api-tokens/:id`]: userAdmins,
 
   // Secret values are write-only for everyone; only gateways receive them, on their stream.

@@ -111,6 +111,21 @@ export const apiTokenRoutes: FastifyPluginAsync<{ context: AppContext }> = async
     },
   );
 
+  app.get(
+    "/api-tokens/:id",
+    { schema: { params: z.object({ id: z.uuid() }), response: { 200: tokenView } } },
+    async (request) => {
+      const [row] = await db
+        .select()
+        .from(apiTokens)
+        .where(
+          and(eq(apiTokens.id, request.params.id), eq(apiTokens.organizationId, request.principal.organizationId)),
+        );
+      if (!row) throw errors.notFound("API token", request.params.id);
+      return view(row);
+    },
+  );
+
   app.delete("/api-tokens/:id", { schema: { params: z.object({ id: z.uuid() }) } }, async (request, reply) => {
     const organizationId = request.principal.organizationId;
     await db.transaction(async (tx) => {
