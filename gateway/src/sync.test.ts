@@ -1,8 +1,10 @@
 /**
- * Synchronization details: a gateway whose registration disappears registers again by itself,
- * and the Service's Resources and Prompts reach clients through the change stream.
+ * Synchronization details: a gateway whose registration disappears registers again by itself;
+ * one whose token is refused stops its stream and says so; the Service's Resources and Prompts
+ * reach clients through the change stream.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
 import { type Stack, startStack, waitFor } from "./testing.ts";
@@ -29,6 +31,18 @@ describe("gateway sync", () => {
       "the gateway to register again",
       8000,
     );
+  });
+
+  it("stops its stream when its token is refused (a 401 on health), and keeps serving the last configuration", async () => {
+    const admin = stack.controlPlane.admin;
+    const created = await admin.call("POST", "/api/v1/api-tokens", { name: "revoked-soon", validityDays: 1 });
+    const doomed = await stack.startGateway({ controlPlaneToken: created.body.token });
+    expect((await admin.call("DELETE", `/api/v1/api-tokens/${created.body.id}`)).status).toBe(204);
+    await waitFor(() => doomed.sync.lastFailure === "credential refused", "the gateway to notice the refusal", 8000);
+    expect(doomed.registry.byId(stack.expositionId)).toBeDefined();
+    const ready = await request(`${doomed.url}/q/health/ready`);
+    expect(ready.statusCode).toBe(200);
+    expect(await ready.body.json()).toMatchObject({ configuration: { lastProblem: "credential refused" } });
   });
 
   it("serves the Service's resources and prompts, updated without restart", async () => {

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE } from "../stream/ended-sessions.ts";
+import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE } from "../stream/contract.ts";
 import {
   type ApiClient,
   createTestDatabase,

@@ -106,6 +106,12 @@ export const endedSession = z.object({
   expiresAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z" }),
 });
 export type EndedSession = z.output<typeof endedSession>;
+/**
+ * At most this many sessions per Exposition and minute are recorded: past it, a flood of
+ * (initialize, DELETE) cannot grow every gateway's memory and the outbox. What is dropped stays
+ * refused by the gateway that ended it, and expires with the session anyway.
+ */
+export const ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE = 120;
 export const ENDED_SESSIONS_REPORT_MAX = 100;
 /** What a gateway reports at once (gateways that predate batches send one bare `endedSession`). */
 export const endedSessionsReport = z.object({

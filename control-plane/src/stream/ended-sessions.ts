@@ -9,20 +9,13 @@ import type { Db } from "../db/database.ts";
 import { endedSessions, expositions, gatewayGroups } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import { recordChange } from "./changes.ts";
-import type { EndedSession } from "./contract.ts";
+import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE, type EndedSession } from "./contract.ts";
 
 export interface EndedSessionEntry {
   endedSession: EndedSession;
   /** Of the Exposition's gateway group: streams send the entry only to gateways it selects. */
   selector: GatewayGroupSelector;
 }
-
-/**
- * At most this many sessions per Exposition and minute are recorded: past it, a flood of
- * (initialize, DELETE) cannot grow every gateway's memory and the outbox. What is dropped stays
- * refused by the gateway that ended it, and expires with the session anyway.
- */
-export const ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE = 120;
 
 /**
  * Records a gateway's batch as one change (one revision for all of it). Idempotent; 404 when an
