@@ -353,6 +353,9 @@ export async function startConformanceStack(options: { logLevel?: string } = {})
       headersTimeoutMs: 5_000,
       requestTimeoutMs: 10_000,
       maxConnectionsPerAddress: 256,
+      jwksCooldownMs: 1_000,
+      tokenCacheSize: 1_000,
+      auditFile: undefined,
     };
     const gateway = await startGateway(config);
     cleanups.push(() => gateway.close());

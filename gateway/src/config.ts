@@ -45,6 +45,12 @@ export interface GatewayConfig {
   requestTimeoutMs: number;
   /** Open connections one client address may hold; more are closed at once. */
   maxConnectionsPerAddress: number;
+  /** OAuth: least time between two fetches of an issuer's key set (an unknown `kid` waits for it). */
+  jwksCooldownMs: number;
+  /** OAuth: verified tokens remembered until they expire (oldest dropped first). */
+  tokenCacheSize: number;
+  /** Audit events go to this file as JSON lines; standard output when absent. */
+  auditFile: string | undefined;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -131,6 +137,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     headersTimeoutMs,
     requestTimeoutMs,
     maxConnectionsPerAddress: integer(env, "ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS", 256),
+    jwksCooldownMs: integer(env, "ATRIUM_GATEWAY_JWKS_COOLDOWN_MS", 30_000),
+    tokenCacheSize: integer(env, "ATRIUM_GATEWAY_TOKEN_CACHE_SIZE", 10_000),
+    auditFile: env.ATRIUM_GATEWAY_AUDIT_FILE || undefined,
   };
 }
 

@@ -3,6 +3,10 @@
  * and serves. Used by main.ts and by tests.
  */
 import type { FastifyInstance } from "fastify";
+import { AuditLog } from "./audit.ts";
+import { BearerVerifiers } from "./auth/bearer.ts";
+import { ClientAuthenticator } from "./auth/client-auth.ts";
+import { DEFAULT_ISSUER_KEY_OPTIONS } from "./auth/issuer-keys.ts";
 import { Backends } from "./backend.ts";
 import type { GatewayConfig } from "./config.ts";
 import { DEFAULT_ENV_ALLOW, envPolicy } from "./env-policy.ts";
@@ -31,6 +35,18 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
   // Reported so that the other replicas refuse it too; the DELETE does not wait for that.
   const sessions = new SessionSigner(config.sessionKey, (ended) => sync?.reportEndedSession(ended));
   const metrics = new GatewayMetrics();
+  const audit = new AuditLog({
+    file: config.auditFile,
+    otlp: Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT),
+    serviceVersion: VERSION,
+  });
+  const auth = new ClientAuthenticator(
+    new BearerVerifiers({
+      ...DEFAULT_ISSUER_KEY_OPTIONS,
+      cooldownMs: config.jwksCooldownMs,
+      cacheSize: config.tokenCacheSize,
+    }),
+  );
   const app = await buildGatewayServer({
     config,
     registry,
@@ -40,6 +56,8 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
     version: VERSION,
     isReady: () => sync?.ready ?? false,
     readinessDetails: () => sync?.details() ?? {},
+    auth,
+    audit,
   });
   if (!config.sessionKey) {
     app.log.warn("ATRIUM_GATEWAY_SESSION_KEY is not set: 2025-era sessions only work on this replica");
@@ -57,6 +75,7 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
       await sync?.stop();
       await app.close();
       await backends.close();
+      await audit.close();
     },
   };
 }

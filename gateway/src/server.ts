@@ -10,6 +10,10 @@
  */
 import { capConnectionsPerAddress, slowClientOptions } from "@atrium/control-plane/listener";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import { AuditLog } from "./audit.ts";
+import { BearerVerifiers } from "./auth/bearer.ts";
+import { ClientAuthenticator } from "./auth/client-auth.ts";
+import { DEFAULT_ISSUER_KEY_OPTIONS } from "./auth/issuer-keys.ts";
 import type { Backends } from "./backend.ts";
 import type { GatewayConfig } from "./config.ts";
 import { mcpEndpoints } from "./mcp/endpoint.ts";
@@ -38,6 +42,10 @@ export interface GatewayParts {
   version: string;
   /** Readiness: initial control-plane connectivity established. */
   isReady: () => boolean;
+  /** Client authentication; by default OAuth with the default key-set settings. */
+  auth?: ClientAuthenticator;
+  /** Where audit events go; by default standard output. */
+  audit?: AuditLog;
   /** Shown with readiness, never changing it: how current the configuration is, what was not served. */
   readinessDetails?: () => Record<string, unknown>;
 }
@@ -70,6 +78,10 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
       maxResultBytes: parts.config.maxResultBytes,
       allowedHosts: parts.config.allowedHosts,
       maxBatchSize: parts.config.maxBatchSize,
+      auth:
+        parts.auth ??
+        new ClientAuthenticator(new BearerVerifiers({ ...DEFAULT_ISSUER_KEY_OPTIONS, cacheSize: 10_000 })),
+      audit: parts.audit ?? new AuditLog(),
     }),
   );
 

@@ -240,6 +240,9 @@ export async function startStack(
       headersTimeoutMs: 5_000,
       requestTimeoutMs: 10_000,
       maxConnectionsPerAddress: 256,
+      jwksCooldownMs: 1_000,
+      tokenCacheSize: 1_000,
+      auditFile: undefined,
       ...overrides,
     };
   };

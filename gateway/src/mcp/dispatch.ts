@@ -4,6 +4,8 @@
  * by the era modules around these results.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import type { ToolAccess } from "../auth/client-auth.ts";
+import { refusals } from "../auth/refusals.ts";
 import type { Backends } from "../backend.ts";
 import type { ToolOutcomeWord } from "../metrics.ts";
 import type { ServedExposition } from "../registry.ts";
@@ -25,6 +27,21 @@ export interface DispatchContext {
   onToolCall?: (tool: string, outcome: number | ToolOutcomeWord, seconds: number) => void;
   /** `performance.now()` by which backend calls must be answered (a batch's shared deadline). */
   deadline?: number;
+  /** The tools an OAuth token's scopes hide (oauth.toolScopes); undefined when it sees them all. */
+  toolAccess?: ToolAccess;
+}
+
+/** The tools the caller may see, and a key naming that view (cached lists are per view). */
+export function listedTools(context: Pick<DispatchContext, "served" | "toolAccess">) {
+  const { tools } = context.served.toolset;
+  const access = context.toolAccess;
+  if (!access) return { key: "", tools };
+  return { key: ` ${access.key}`, tools: tools.filter((tool) => !access.denied.has(tool.name)) };
+}
+
+/** A tool the caller's token may not use is refused with 403 insufficient_scope, as if it were absent from the list. */
+export function checkToolAccess(access: ToolAccess | undefined, tool: unknown): void {
+  if (access && typeof tool === "string" && access.denied.has(tool)) throw refusals.missingScope(access.scopesOf(tool));
 }
 
 /** The result of a shared method; undefined when the method is not one of them. */
@@ -39,7 +56,7 @@ export async function dispatchShared(
   const invalidStatus = context.era === "modern" ? 400 : 200;
   switch (method) {
     case "tools/list":
-      return { tools: served.toolset.tools };
+      return { tools: listedTools(context).tools };
     case "tools/call":
       return callTool(params, context, invalidStatus);
     case "resources/list":
@@ -66,6 +83,7 @@ async function callTool(
   invalidStatus: number,
 ): Promise<CallToolResult> {
   const name = params.name;
+  checkToolAccess(context.toolAccess, name);
   const runtime = typeof name === "string" ? context.served.toolset.get(name) : undefined;
   if (!runtime) throw new McpError(ERROR.invalidParams, `Unknown tool: ${String(name)}`, invalidStatus);
   const started = performance.now();

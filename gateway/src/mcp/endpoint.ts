@@ -1,15 +1,21 @@
 /**
  * The MCP endpoints, `POST /mcp/<exposition_id>` and `POST /mcp/<organization>/<name>`:
- * route lookup, API-key check, then the modern (stateless) or legacy (session) era. Every
- * failure is a JSON-RPC error with the right HTTP status — never a 500 for bad input.
+ * route lookup, client authentication (API key or OAuth bearer token, audited when the plan
+ * asks), then the modern (stateless) or legacy (session) era; and the OAuth endpoints'
+ * protected-resource metadata. Every failure is a JSON-RPC error with the right HTTP status —
+ * never a 500 for bad input.
  */
-import { timingSafeEqual } from "node:crypto";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type AuditLog, type AuditOrigin, traceIdOf } from "../audit.ts";
+import type { ClientAuthenticator, ClientIdentity } from "../auth/client-auth.ts";
+import { AuthRefusal, refusals } from "../auth/refusals.ts";
+import { addressOf, bearerChallenge, METADATA_PREFIX, protectedResourceMetadata } from "../auth/resource.ts";
 import type { Backends } from "../backend.ts";
 import { MAX_REQUEST_DEPTH, nestsDeeperThan } from "../json-depth.ts";
 import type { GatewayMetrics, ToolOutcomeWord } from "../metrics.ts";
-import { type ExpositionRegistry, type ServedExposition, sha256 } from "../registry.ts";
+import type { ExpositionRegistry, ServedExposition } from "../registry.ts";
 import { answerBatch } from "./batch.ts";
+import { checkToolAccess } from "./dispatch.ts";
 import { handleLegacy, initialize, sessionOf } from "./legacy.ts";
 import { handleModern, isModern } from "./modern.ts";
 import {
@@ -23,7 +29,7 @@ import {
   resultResponse,
 } from "./protocol.ts";
 import { acceptsGzip, SerializedResult } from "./serialized.ts";
-import type { SessionSigner } from "./sessions.ts";
+import type { Session, SessionSigner } from "./sessions.ts";
 
 export interface EndpointOptions {
   /** Host names accepted in Host and Origin; undefined accepts any. */
@@ -35,6 +41,8 @@ export interface EndpointOptions {
   maxResultBytes: number;
   /** Most messages in one JSON-RPC batch. */
   maxBatchSize: number;
+  auth: ClientAuthenticator;
+  audit: AuditLog;
 }
 
 const ALLOW = "POST, DELETE";
@@ -44,7 +52,7 @@ function send(reply: FastifyReply, status: number, body: unknown, headers: Recor
 }
 
 export async function mcpEndpoints(app: FastifyInstance, options: EndpointOptions): Promise<void> {
-  const { registry, sessions, metrics } = options;
+  const { registry, sessions, metrics, audit } = options;
   // JSON only: fastify would otherwise parse text/plain, and MCP requires application/json (415).
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -76,6 +84,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     send(reply, status, errorResponse(null, code, message));
   });
 
+  const byId = (request: FastifyRequest) => (request.params as { id?: string }).id !== undefined;
   const lookup = (request: FastifyRequest): ServedExposition | undefined => {
     const params = request.params as { id?: string; organization?: string; name?: string };
     return params.id !== undefined
@@ -99,7 +108,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     return verdict;
   };
 
-  /** 403 for a foreign Host/Origin, 404 for an unknown exposition, 401 for a bad API key; undefined when allowed. */
+  /** 403 for a foreign Host/Origin, 404 for an unknown exposition; undefined when the request may go on. */
   const refusal = (request: FastifyRequest, served: ServedExposition | undefined) => {
     if (!hostAllowed(request.headers.host, false) || !hostAllowed(request.headers.origin, true)) {
       return {
@@ -108,16 +117,94 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       };
     }
     if (!served) return { status: 404, message: "Unknown organization or exposition: check the endpoint path" };
-    if (!served.apiKeyHash) return undefined;
-    const key = request.headers["x-atrium-key"];
-    if (typeof key !== "string" || key === "")
-      return { status: 401, message: "Missing API key: send it in the x-atrium-key header" };
-    // A key seen valid for this Exposition is remembered (in its served form, which a renewal
-    // replaces), sparing a SHA-256 per call; a wrong key is hashed and compared every time.
-    if (served.verifiedKeys.has(key)) return undefined;
-    if (!timingSafeEqual(sha256(key), served.apiKeyHash)) return { status: 401, message: "Invalid API key" };
-    served.verifiedKeys.add(key);
     return undefined;
+  };
+
+  /** Where the request came from, for audit events (worked out once, and only for audited plans). */
+  const originOf = (request: FastifyRequest): AuditOrigin => ({
+    sourceIp: request.ip,
+    traceId: traceIdOf(request.headers),
+  });
+  const modeOf = (served: ServedExposition) => (served.exposition.plan.oauth ? "oauth" : "apiKey");
+
+  /** Answers a refused credential: the status, the OAuth challenge, and an audit event when the plan asks. */
+  const refuse = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    served: ServedExposition,
+    refused: AuthRefusal,
+    id: JsonRpcId | null | undefined,
+    context: { identity?: ClientIdentity; origin?: AuditOrigin; tool?: unknown } = {},
+  ) => {
+    const headers: Record<string, string> = {};
+    const { plan } = served.exposition;
+    if (plan.oauth) {
+      headers["www-authenticate"] = bearerChallenge(refused, addressOf(request.headers, served, byId(request)), served);
+    }
+    if (refused.status === 503) {
+      headers["retry-after"] = "5";
+      request.log.warn(
+        { exposition: served.exposition.id, issuer: plan.oauth?.issuer, problem: options.auth.keysProblemOf(served) },
+        "refusing OAuth requests: the issuer's signing keys are out of reach",
+      );
+    }
+    if (plan.audit) {
+      audit.authentication({
+        served,
+        origin: context.origin ?? originOf(request),
+        mode: modeOf(served),
+        status: refused.status,
+        reason: refused.reason,
+        principal: context.identity?.mode === "oauth" ? context.identity.principal : undefined,
+        tool: typeof context.tool === "string" ? context.tool : undefined,
+      });
+    }
+    return send(reply, refused.status, errorResponse(id, ERROR.invalidRequest, refused.message), headers);
+  };
+
+  /**
+   * Who the client is, or undefined once a refusal was answered. Synchronous for open and API-key
+   * endpoints; an audited plan records the decision when the answer has gone out, with its status.
+   */
+  const identify = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    served: ServedExposition,
+    id: JsonRpcId | null | undefined,
+    origin: AuditOrigin | undefined,
+  ): Promise<ClientIdentity | undefined> => {
+    let identity: ClientIdentity;
+    try {
+      const decided = options.auth.authenticate(request.headers, served, byId(request));
+      identity = decided instanceof Promise ? await decided : decided;
+    } catch (error) {
+      if (!(error instanceof AuthRefusal)) throw error;
+      refuse(request, reply, served, error, id, { origin });
+      return undefined;
+    }
+    if (origin && identity.mode !== "none") {
+      reply.raw.once("finish", () => {
+        // A call refused for a tool's scopes has its own (failure) event.
+        if (refusedForScope.has(reply)) return;
+        audit.authentication({
+          served,
+          origin,
+          mode: modeOf(served),
+          status: reply.raw.statusCode,
+          principal: identity.mode === "oauth" ? identity.principal : undefined,
+        });
+      });
+    }
+    return identity;
+  };
+  const refusedForScope = new WeakSet<FastifyReply>();
+
+  /** A 2025 session, which on OAuth endpoints belongs to the user who opened it. */
+  const sessionFor = (request: FastifyRequest, served: ServedExposition, identity: ClientIdentity): Session => {
+    const session = sessionOf(request.headers, sessions, served.exposition.id);
+    const user = identity.mode === "oauth" ? identity.principal.user : undefined;
+    if (session.user !== user) throw refusals.sessionOfAnotherUser();
+    return session;
   };
 
   const post = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -133,21 +220,39 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         errorResponse(firstId, ERROR.invalidRequest, refused?.message ?? "Not found"),
       );
     }
+    const origin = served.exposition.plan.audit ? originOf(request) : undefined;
+    const identity = await identify(request, reply, served, firstId, origin);
+    if (!identity) return reply;
+    const principal = identity.mode === "oauth" ? identity.principal : undefined;
     const expositionLabel = served.exposition.id;
     const context = {
       served,
       clientHeaders: request.headers,
       backends: options.backends,
       maxResultBytes: options.maxResultBytes,
+      toolAccess: identity.mode === "oauth" ? identity.tools : undefined,
       onToolCall: (tool: string, outcome: number | ToolOutcomeWord, seconds: number) => {
         metrics.toolCall(expositionLabel, tool, outcome, seconds);
+        if (origin) audit.toolCall({ served, origin, tool, outcome, principal });
       },
     };
     const observe = (method: string, status: number) => {
       metrics.request(expositionLabel, method, status, (performance.now() - started) / 1000);
     };
 
-    if (Array.isArray(body)) return batch(body, request, reply, served, context, observe);
+    if (Array.isArray(body)) {
+      // Refused whole, before any of it runs, when one call names a tool the token may not use.
+      try {
+        for (const item of body)
+          if (isJsonRpcRequest(item) && item.method === "tools/call")
+            checkToolAccess(context.toolAccess, item.params?.name);
+      } catch (error) {
+        if (!(error instanceof AuthRefusal)) throw error;
+        refusedForScope.add(reply);
+        return refuse(request, reply, served, error, null, { identity, origin });
+      }
+      return batch(body, request, reply, served, identity, context, observe);
+    }
     if (!isJsonRpcRequest(body)) {
       if (isResponseOrNotificationLike(body)) return reply.status(202).send();
       observe("invalid", 400);
@@ -161,7 +266,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     try {
       if (isModern(message, request.headers)) {
         if (message.id === undefined) return reply.status(202).send();
-        const scope = served.apiKeyHash ? "private" : "public";
+        const scope = identity.mode === "none" ? "public" : "private";
         const result = await handleModern(message, request.headers, context, scope);
         observe(message.method, 200);
         return answer(request, reply, message.id, result);
@@ -169,18 +274,27 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       if (message.method === "initialize") {
         if (message.id === undefined || message.id === null)
           throw new McpError(ERROR.invalidRequest, "initialize must be a request with an id", 400);
-        const outcome = initialize(message, sessions, served.exposition.id);
+        const outcome = initialize(message, sessions, served.exposition.id, principal?.user);
         observe(message.method, 200);
         return send(reply, 200, resultResponse(message.id, outcome.result), {
           "mcp-session-id": outcome.sessionId ?? "",
         });
       }
-      const session = sessionOf(request.headers, sessions, served.exposition.id);
+      const session = sessionFor(request, served, identity);
       if (message.id === undefined) return reply.status(202).send(); // notifications/initialized and friends
       const result = await handleLegacy(message, session, context);
       observe(message.method, 200);
       return answer(request, reply, message.id, result);
     } catch (error) {
+      if (error instanceof AuthRefusal) {
+        observe(message.method, error.status);
+        if (error.reason === "missing_scope") refusedForScope.add(reply);
+        return refuse(request, reply, served, error, message.id ?? null, {
+          identity,
+          origin,
+          tool: message.params?.name,
+        });
+      }
       if (!(error instanceof McpError)) throw error;
       observe(message.method, error.httpStatus);
       return send(reply, error.httpStatus, errorResponse(message.id, error.code, error.message, error.data));
@@ -193,11 +307,12 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     request: FastifyRequest,
     reply: FastifyReply,
     served: ServedExposition,
+    identity: ClientIdentity,
     context: Parameters<typeof handleLegacy>[2],
     observe: (method: string, status: number) => void,
   ) => {
     try {
-      const session = sessionOf(request.headers, sessions, served.exposition.id);
+      const session = sessionFor(request, served, identity);
       if (session.protocolVersion !== BATCHING_VERSION || messages.length === 0) {
         throw new McpError(
           ERROR.invalidRequest,
@@ -209,6 +324,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       observe("batch", 200);
       return answers.length > 0 ? send(reply, 200, answers) : reply.status(202).send();
     } catch (error) {
+      if (error instanceof AuthRefusal) return refuse(request, reply, served, error, null, { identity });
       if (!(error instanceof McpError)) throw error;
       observe("batch", error.httpStatus);
       return send(reply, error.httpStatus, errorResponse(null, error.code, error.message));
@@ -224,12 +340,16 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         refused?.status ?? 404,
         errorResponse(null, ERROR.invalidRequest, refused?.message ?? "Not found"),
       );
+    const origin = served.exposition.plan.audit ? originOf(request) : undefined;
+    const identity = await identify(request, reply, served, null, origin);
+    if (!identity) return reply;
     if (request.headers["mcp-session-id"] === undefined) return get(request, reply); // stateless: nothing to end
     try {
-      sessionOf(request.headers, sessions, served.exposition.id);
+      sessionFor(request, served, identity);
       sessions.end(String(request.headers["mcp-session-id"]));
       return reply.status(200).send();
     } catch (error) {
+      if (error instanceof AuthRefusal) return refuse(request, reply, served, error, null, { identity, origin });
       if (!(error instanceof McpError)) throw error;
       return send(reply, error.httpStatus, errorResponse(null, error.code, error.message));
     }
@@ -250,10 +370,30 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       },
     );
 
+  /** RFC 9728 metadata of an OAuth-protected endpoint, at the path-inserted well-known URL; 404 for others. */
+  const resourceMetadata = async (request: FastifyRequest, reply: FastifyReply) => {
+    const served = lookup(request);
+    const refused = refusal(request, served);
+    if (refused || !served?.exposition.plan.oauth) {
+      return send(reply, refused?.status ?? 404, {
+        error: "not_found",
+        error_description: refused?.message ?? "No OAuth-protected MCP endpoint at this path",
+      });
+    }
+    const address = addressOf(request.headers, served, byId(request));
+    const jwksUri = await options.auth.jwksUriOf(served);
+    // Browser-based clients read it from another origin.
+    return send(reply, 200, protectedResourceMetadata(served, address, jwksUri), {
+      "access-control-allow-origin": "*",
+      "cache-control": "max-age=300",
+    });
+  };
+
   for (const path of ["/mcp/:id", "/mcp/:organization/:name"]) {
     app.post(path, post);
     app.delete(path, remove);
     app.get(path, get);
+    app.get(`${METADATA_PREFIX}${path}`, resourceMetadata);
   }
 }
 

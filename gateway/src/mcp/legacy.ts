@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { serializedOnce } from "../registry.ts";
-import { type DispatchContext, dispatchShared } from "./dispatch.ts";
+import { type DispatchContext, dispatchShared, listedTools } from "./dispatch.ts";
 import { SERVER_INFO } from "./modern.ts";
 import { ERROR, type JsonRpcRequest, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, McpError } from "./protocol.ts";
 import type { Session, SessionSigner } from "./sessions.ts";
@@ -32,7 +32,13 @@ export function sessionOf(headers: IncomingHttpHeaders, signer: SessionSigner, e
   return session;
 }
 
-export function initialize(request: JsonRpcRequest, signer: SessionSigner, expositionId: string): LegacyOutcome {
+export function initialize(
+  request: JsonRpcRequest,
+  signer: SessionSigner,
+  expositionId: string,
+  /** The token's user on OAuth-protected endpoints: the session is theirs alone. */
+  user?: string,
+): LegacyOutcome {
   const requested = request.params?.protocolVersion;
   const protocolVersion = (LEGACY_VERSIONS as readonly string[]).includes(String(requested))
     ? String(requested)
@@ -42,6 +48,7 @@ export function initialize(request: JsonRpcRequest, signer: SessionSigner, expos
     expositionId,
     protocolVersion,
     elicitation: capabilities.elicitation !== undefined,
+    ...(user ? { user } : {}),
   });
   return {
     sessionId,
@@ -61,7 +68,8 @@ export async function handleLegacy(
   // The gateway sends no log notifications; the level is accepted so clients need not special-case it.
   if (request.method === "ping" || request.method === "logging/setLevel") return {};
   if (request.method === "tools/list" && request.params?.cursor === undefined) {
-    return serializedOnce(context.served, "legacy tools/list", () => ({ tools: context.served.toolset.tools }));
+    const listed = listedTools(context);
+    return serializedOnce(context.served, `legacy tools/list${listed.key}`, () => ({ tools: listed.tools }));
   }
   const result = await dispatchShared(request.method, request.params ?? {}, {
     ...context,

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { serializedOnce } from "../registry.ts";
 import { headerText, type ParamHeader } from "../tools/param-headers.ts";
-import { type DispatchContext, dispatchShared } from "./dispatch.ts";
+import { type DispatchContext, dispatchShared, listedTools } from "./dispatch.ts";
 import { ERROR, type JsonRpcRequest, McpError, META, MODERN_VERSION, SUPPORTED_VERSIONS } from "./protocol.ts";
 
 export const SERVER_INFO = { name: "atrium-gateway", version: "0.1.0" };
@@ -134,8 +134,9 @@ export async function handleModern(
     throw new McpError(ERROR.methodNotFound, `${request.method} does not exist in protocol ${MODERN_VERSION}`, 404);
   }
   if (request.method === "tools/list" && params.cursor === undefined) {
-    return serializedOnce(context.served, "modern tools/list", () =>
-      frame(request.method, { tools: context.served.toolset.tools }, cacheScope),
+    const listed = listedTools(context);
+    return serializedOnce(context.served, `modern tools/list${listed.key}`, () =>
+      frame(request.method, { tools: listed.tools }, cacheScope),
     );
   }
   const result = await dispatchShared(request.method, params, {

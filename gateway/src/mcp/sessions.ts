@@ -17,6 +17,8 @@ export interface Session {
   issuedAt: number;
   /** The client declared elicitation support at initialize. */
   elicitation: boolean;
+  /** On OAuth-protected endpoints, the user (issuer and subject) the session belongs to. */
+  user?: string;
 }
 
 /** Expired entries are swept at most this often: a sweep walks every entry. */
@@ -45,6 +47,7 @@ export class SessionSigner {
         v: session.protocolVersion,
         t: Math.floor(Date.now() / 1000),
         l: session.elicitation ? 1 : 0,
+        ...(session.user ? { u: session.user } : {}),
         n: randomBytes(9).toString("base64url"),
       }),
     ).toString("base64url");
@@ -65,9 +68,16 @@ export class SessionSigner {
         v: string;
         t: number;
         l: number;
+        u?: string;
       };
       if (Date.now() / 1000 - decoded.t > SESSION_TTL_SECONDS) return undefined;
-      return { expositionId: decoded.e, protocolVersion: decoded.v, issuedAt: decoded.t, elicitation: decoded.l === 1 };
+      return {
+        expositionId: decoded.e,
+        protocolVersion: decoded.v,
+        issuedAt: decoded.t,
+        elicitation: decoded.l === 1,
+        ...(typeof decoded.u === "string" ? { user: decoded.u } : {}),
+      };
     } catch {
       return undefined;
     }

@@ -1,0 +1,180 @@
+/**
+ * Audit events of plans with `audit: true`: one per authentication decision and one per tool
+ * call, with ECS field names, as JSON lines on a logger of their own (a file, or standard
+ * output), and as OTLP log records when OTEL_EXPORTER_OTLP_ENDPOINT is set (the OpenTelemetry
+ * SDK's exporter). An event never holds a token, a key or an argument value: only who, what,
+ * where and how it ended.
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { SeverityNumber } from "@opentelemetry/api";
+import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-http";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
+import pino, { type DestinationStream } from "pino";
+import type { TokenPrincipal } from "./auth/bearer.ts";
+import type { AuthFailureReason } from "./auth/refusals.ts";
+import type { ServedExposition } from "./registry.ts";
+
+/** Where one request came from, and the trace it belongs to. */
+export interface AuditOrigin {
+  sourceIp: string;
+  traceId: string;
+}
+
+export interface AuthenticationAudit {
+  served: ServedExposition;
+  origin: AuditOrigin;
+  mode: "apiKey" | "oauth";
+  status: number;
+  reason?: AuthFailureReason;
+  principal?: TokenPrincipal;
+  /** The tool a call named, for a refusal on a tool's scopes. */
+  tool?: string;
+}
+
+export interface ToolCallAudit {
+  served: ServedExposition;
+  origin: AuditOrigin;
+  tool: string;
+  /** The backend's HTTP status, or what happened instead. */
+  outcome: number | "timeout" | "error" | "invalid" | "local";
+  principal?: TokenPrincipal;
+}
+
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** The W3C trace id of the request's `traceparent`, or a new one. */
+export function traceIdOf(headers: IncomingHttpHeaders): string {
+  const match = typeof headers.traceparent === "string" ? TRACEPARENT.exec(headers.traceparent) : null;
+  return match?.[1] && !/^0+$/.test(match[1]) ? match[1] : randomBytes(16).toString("hex");
+}
+
+type Event = Record<string, unknown>;
+
+function common(served: ServedExposition, origin: AuditOrigin, principal: TokenPrincipal | undefined): Event {
+  const { exposition } = served;
+  return {
+    "@timestamp": new Date().toISOString(),
+    ...(principal ? { user: { id: principal.subject } } : {}),
+    organization: { id: exposition.organization.id, name: exposition.organization.name },
+    source: { ip: origin.sourceIp },
+    trace: { id: origin.traceId },
+  };
+}
+
+export function authenticationEvent(audit: AuthenticationAudit): Event {
+  const success = audit.reason === undefined;
+  const { exposition } = audit.served;
+  return {
+    ...common(audit.served, audit.origin, audit.principal),
+    message: success ? "client authenticated" : `client refused: ${audit.reason}`,
+    event: {
+      kind: "event",
+      category: "authentication",
+      action: "authentication",
+      outcome: success ? "success" : "failure",
+      ...(success ? {} : { reason: audit.reason }),
+    },
+    http: { response: { status_code: audit.status } },
+    atrium: {
+      exposition: { id: exposition.id, name: exposition.name },
+      auth: { mode: audit.mode, ...(exposition.plan.oauth ? { issuer: exposition.plan.oauth.issuer } : {}) },
+      ...(audit.tool ? { tool: { name: audit.tool } } : {}),
+    },
+  };
+}
+
+export function toolCallEvent(audit: ToolCallAudit): Event {
+  const { exposition } = audit.served;
+  const backendStatus = typeof audit.outcome === "number" ? audit.outcome : undefined;
+  const success = audit.outcome === "local" || (backendStatus !== undefined && backendStatus < 400);
+  return {
+    ...common(audit.served, audit.origin, audit.principal),
+    message: `tool ${audit.tool} called`,
+    event: {
+      kind: "event",
+      category: "api",
+      action: "tool_call",
+      outcome: success ? "success" : "failure",
+      ...(success ? {} : { reason: backendStatus === undefined ? String(audit.outcome) : "backend_error" }),
+    },
+    http: { response: { status_code: 200 } },
+    atrium: {
+      exposition: { id: exposition.id, name: exposition.name },
+      ...(exposition.plan.oauth ? { auth: { mode: "oauth", issuer: exposition.plan.oauth.issuer } } : {}),
+      tool: { name: audit.tool, ...(backendStatus !== undefined ? { backend_status_code: backendStatus } : {}) },
+    },
+  };
+}
+
+/** `{ a: { b: 1 } }` → `{ "a.b": 1 }`: OTLP attributes are flat. */
+function flatten(value: Event, prefix = "", into: Record<string, string | number> = {}) {
+  for (const [key, inner] of Object.entries(value)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (typeof inner === "object" && inner !== null) flatten(inner as Event, name, into);
+    else if (typeof inner === "string" || typeof inner === "number") into[name] = inner;
+  }
+  return into;
+}
+
+export interface AuditSinkOptions {
+  /** A file to append JSON lines to; standard output when absent. */
+  file?: string;
+  /** A stream instead (tests). */
+  stream?: DestinationStream;
+  /** Send OTLP logs too (the exporter reads the OTEL_EXPORTER_OTLP_* variables). */
+  otlp?: boolean;
+  serviceVersion?: string;
+}
+
+export class AuditLog {
+  private readonly lines: pino.Logger;
+  private readonly provider: LoggerProvider | undefined;
+  private readonly otlp: ReturnType<LoggerProvider["getLogger"]> | undefined;
+
+  constructor(options: AuditSinkOptions = {}) {
+    const destination =
+      options.stream ?? pino.destination({ dest: options.file ?? 1, mkdir: Boolean(options.file), sync: false });
+    // The event is the whole line: no level, time or host fields of pino's own.
+    this.lines = pino(
+      { base: null, timestamp: false, messageKey: "message", formatters: { level: () => ({}) } },
+      destination,
+    );
+    if (options.otlp) {
+      this.provider = new LoggerProvider({
+        resource: resourceFromAttributes({
+          "service.name": "atrium-gateway",
+          ...(options.serviceVersion ? { "service.version": options.serviceVersion } : {}),
+        }),
+        processors: [new BatchLogRecordProcessor({ exporter: new OTLPLogExporter() })],
+      });
+      this.otlp = this.provider.getLogger("atrium.audit");
+    }
+  }
+
+  authentication(audit: AuthenticationAudit): void {
+    this.write(authenticationEvent(audit));
+  }
+
+  toolCall(audit: ToolCallAudit): void {
+    this.write(toolCallEvent(audit));
+  }
+
+  private write(event: Event): void {
+    const { message, ...fields } = event;
+    this.lines.info(fields, message as string);
+    this.otlp?.emit({
+      severityNumber: SeverityNumber.INFO,
+      severityText: "INFO",
+      body: message as string,
+      attributes: flatten(fields),
+    });
+  }
+
+  /** Sends what is buffered (OTLP batches, file writes). */
+  async close(): Promise<void> {
+    await this.provider?.shutdown();
+    this.lines.flush();
+  }
+}
