@@ -562,6 +562,16 @@ describe("gateway-group, gateway, expo", () => {
     expect(row(shown, "GATEWAY GROUP")).toBe(`cli-group (${group.id})`);
     expect(row(shown, "ENDPOINTS")).toBe("gw-1.test");
     expect(json(await atrium(["expo", "get", named.id, "-o", "json"])).endpoints).toEqual(["gw-1.test"]);
+    expect(row(shown, "PROBLEMS")).toBe("(none)");
+    // As a gateway that cannot serve it reports (its whole set, replacing the last one).
+    const reported = await stack.controlPlane.api.withToken(stack.token).call("PUT", "/api/v1/gateways/gw-1/problems", {
+      instanceId: gateway.sync.instanceId,
+      problems: [{ expositionId: named.id, message: "the backend secret references ${env:X}, which is not set" }],
+    });
+    expect(reported.status).toBe(204);
+    expect(row(ok(await atrium(["expo", "get", named.id])), "PROBLEMS")).toMatch(
+      /^gw-1: the backend secret references \$\{env:X\}, which is not set \(since .+\)$/,
+    );
 
     const list = ok(await atrium(["expo", "list"]));
     expect(list.stdout).toMatch(/^ID\s+NAME\s+CONFIGURATION PLAN\s+GATEWAY GROUP\s+ENDPOINTS$/m);

@@ -1,6 +1,7 @@
 /**
  * `atrium expo`: Expositions, a Configuration Plan published on a Gateway Group. Its
- * ENDPOINTS are the FQDNs of the live gateways the group selects.
+ * ENDPOINTS are the FQDNs of the live gateways the group selects; its PROBLEMS, the gateways
+ * that received it but do not serve it, and why.
  */
 import type { Command } from "commander";
 import { segment } from "../api.ts";
@@ -15,6 +16,8 @@ interface ExpositionView {
   gatewayGroupId: number;
   gatewayGroup: { id: number; name: string };
   endpoints: string[];
+  /** Absent from control planes that predate problem reports. */
+  problems?: { gatewayId: string; message: string; at: string }[];
   createdAt: string;
   updatedAt: string;
 }
@@ -22,6 +25,11 @@ interface ExpositionView {
 const groupText = (e: ExpositionView) => `${e.gatewayGroup.name} (${e.gatewayGroup.id})`;
 const endpointsText = (e: ExpositionView) =>
   e.endpoints.length > 0 ? e.endpoints.join(", ") : "(none yet: no live gateway in the group)";
+
+const problemsText = (e: ExpositionView) =>
+  e.problems?.length
+    ? e.problems.map((problem) => `${problem.gatewayId}: ${problem.message} (since ${problem.at})`).join("\n")
+    : "(none)";
 
 const LIST_COLUMNS: Column<ExpositionView>[] = [
   "id",
@@ -37,6 +45,7 @@ const RECORD_ROWS: Column<ExpositionView>[] = [
   { header: "GATEWAY GROUP", value: groupText },
   { header: "ENDPOINTS", value: endpointsText },
   { header: "MCP PATH", value: (e) => `/mcp/${e.id}` },
+  { header: "PROBLEMS", value: problemsText },
   "createdAt",
 ];
 
@@ -82,7 +91,7 @@ export function registerExpositionCommands(program: Command, context: CliContext
 
   const get = expo
     .command("get")
-    .description("show an Exposition with its Gateway Group and ENDPOINTS")
+    .description("show an Exposition with its Gateway Group, ENDPOINTS and the PROBLEMS gateways reported")
     .argument("<exposition_id>", "Exposition id")
     .action(async (id: string, _options: unknown, command: Command) => {
       const { api } = context.session(command);
