@@ -29,6 +29,9 @@ export function registerStackCommands(program: Command, context: CliContext): vo
     .option("--release <version>", "release of the images in the Compose file", context.version)
     .addOption(new Option("--control-plane-port <port>", "control plane port").default(5555).argParser(port))
     .addOption(new Option("--gateway-port <port>", "gateway port").default(7777).argParser(port))
+    .addOption(
+      new Option("--gateway-management-port <port>", "gateway metrics port (127.0.0.1)").default(9090).argParser(port),
+    )
     .addOption(new Option("--demo-port <port>", "demo backend port").default(7780).argParser(port))
     .addHelpText(
       "after",
@@ -43,6 +46,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
           release: string;
           controlPlanePort: number;
           gatewayPort: number;
+          gatewayManagementPort: number;
           demoPort: number;
         },
         command: Command,
@@ -65,7 +69,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
         const lines = [
           "",
           `Control plane: ${result.controlPlane}   (REST API ${result.controlPlane}/api/v1, OpenAPI at /api/v1/openapi.json)`,
-          `Gateway:       ${result.gateway}   (MCP endpoints under /mcp/, metrics at /q/metrics)`,
+          `Gateway:       ${result.gateway}   (MCP endpoints under /mcp/; metrics at ${result.metrics})`,
         ];
         if (result.admin) {
           lines.push(

@@ -20,6 +20,8 @@ import { readState, writeState } from "./state.ts";
 export interface RunOptions {
   controlPlanePort: number;
   gatewayPort: number;
+  /** The gateway's management listener (metrics), on 127.0.0.1. */
+  gatewayManagementPort: number;
   demoPort: number;
   demo: boolean;
   ui: boolean;
@@ -30,6 +32,8 @@ const script = (specifier: string) => fileURLToPath(import.meta.resolve(specifie
 export interface RunResult {
   controlPlane: string;
   gateway: string;
+  /** Where the gateway's Prometheus metrics are. */
+  metrics: string;
   admin?: { organization: string; username: string; password: string };
   demo?: DemoEndpoint;
 }
@@ -93,6 +97,7 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
         ATRIUM_GATEWAY_FQDNS: `localhost:${options.gatewayPort}`,
         ATRIUM_GATEWAY_LABELS: "env=local",
         ATRIUM_GATEWAY_PORT: String(options.gatewayPort),
+        ATRIUM_GATEWAY_MANAGEMENT_PORT: String(options.gatewayManagementPort),
         ATRIUM_GATEWAY_HOST: "127.0.0.1",
         ATRIUM_GATEWAY_CACHE_DIR: files.gatewayCache,
       },
@@ -126,6 +131,7 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
     return {
       controlPlane: controlPlaneUrl,
       gateway: gatewayUrl,
+      metrics: `http://127.0.0.1:${options.gatewayManagementPort}/q/metrics`,
       ...(admin ? { admin } : {}),
       ...(demo ? { demo } : {}),
     };

@@ -52,6 +52,8 @@ describe("atrium run --demo (the quickstart)", () => {
       String(await freePort()),
       "--gateway-port",
       String(await freePort()),
+      "--gateway-management-port",
+      String(await freePort()),
       "--demo-port",
       String(await freePort()),
     ];
