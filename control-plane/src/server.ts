@@ -33,9 +33,6 @@ import { serviceRoutes } from "./routes/services.ts";
 import { streamRoutes } from "./routes/stream.ts";
 import { findNulCharacter } from "./text-fields.ts";
 
-/** Routes reachable without a token. */
-const PUBLIC_ROUTES = new Set(["/api/v1/login", "/api/v1/openapi.json"]);
-
 export async function buildServer(context: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -86,7 +83,7 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
   app.addHook("preValidation", async (request) => {
     const problem =
       findNulCharacter(request.params, "params") ??
-      findNulCharacter(request.query, "query") ??
+      findNulCharacter(request.query, "querystring") ??
       findNulCharacter(request.body, "body");
     if (problem) throw errors.invalidRequest([problem]);
   });

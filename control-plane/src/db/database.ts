@@ -3,7 +3,7 @@
  * given. Both expose the same drizzle API, a way to run migrations under a lock, and
  * LISTEN/NOTIFY, which wakes up the change streams of every replica.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
@@ -36,8 +36,10 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) keepPrivate(dataDir);
   const client = await PGlite.create(dataDir ? { dataDir } : {});
+  // Files made before this start (or by an older version) are made private too.
+  if (dataDir) chmodTree(dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: "pglite",
@@ -49,6 +51,30 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * The embedded database holds password hashes and encrypted secrets: its folders are 0700 and
+ * its files 0600 however the process was started. The umask covers what PGlite creates later.
+ */
+function keepPrivate(dataDir: string): void {
+  try {
+    process.umask(process.umask() | 0o077);
+  } catch {
+    // Worker threads cannot set the umask; chmodTree still covers what exists at start.
+  }
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+}
+
+function chmodTree(path: string): void {
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) return;
+  if (stat.isDirectory()) {
+    chmodSync(path, 0o700);
+    for (const entry of readdirSync(path)) chmodTree(join(path, entry));
+  } else {
+    chmodSync(path, 0o600);
+  }
 }
 
 async function openPostgres(url: string): Promise<Database> {
