@@ -23,6 +23,11 @@ export interface ControlPlaneConfig {
   /** How long change-stream revisions are kept for resuming gateways. */
   changeRetentionSeconds: number;
   bodyLimitBytes: number;
+  /** Slow clients: a request's headers, and the whole request, must arrive within these. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Open connections one client address may hold; more are closed at once. */
+  maxConnectionsPerAddress: number;
   logLevel: string;
   /** Keys of secret values (ATRIUM_ENCRYPTION_KEYS, _ACTIVE_KEY_ID, _LEGACY_KEY); see secrets/startup.ts when absent. */
   encryption: KeySet | undefined;
@@ -36,8 +41,19 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return value;
 }
 
+/** A setting that must be enforced: 0 (which would switch it off) is refused. */
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = integer(env, name, fallback);
+  if (value === 0) throw new Error(`${name} must be a positive integer, got '0'`);
+  return value;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
   const dataHome = env.XDG_DATA_HOME || join(homedir(), ".local", "share");
+  const headersTimeoutMs = positive(env, "ATRIUM_HEADERS_TIMEOUT_MS", 10_000);
+  const requestTimeoutMs = positive(env, "ATRIUM_REQUEST_TIMEOUT_MS", 60_000);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new Error("ATRIUM_HEADERS_TIMEOUT_MS must not exceed ATRIUM_REQUEST_TIMEOUT_MS");
   return {
     host: env.ATRIUM_HOST ?? "0.0.0.0",
     port: integer(env, "ATRIUM_PORT", 5555),
@@ -54,6 +70,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlan
     streamHeartbeatSeconds: integer(env, "ATRIUM_STREAM_HEARTBEAT_SECONDS", 15) || 15,
     changeRetentionSeconds: integer(env, "ATRIUM_CHANGE_RETENTION_SECONDS", 24 * 3600),
     bodyLimitBytes: integer(env, "ATRIUM_BODY_LIMIT_BYTES", 16 * 1024 * 1024),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxConnectionsPerAddress: positive(env, "ATRIUM_MAX_CONNECTIONS_PER_ADDRESS", 1024),
     logLevel: env.ATRIUM_LOG_LEVEL || "info",
     encryption: env.ATRIUM_ENCRYPTION_KEYS ? keySetFromEnv(env) : undefined,
   };

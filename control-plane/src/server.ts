@@ -15,6 +15,7 @@ import { authorize, PUBLIC, ruleOf } from "./auth/access-rules.ts";
 import { authenticate, bearerToken } from "./auth/principal.ts";
 import type { AppContext } from "./context.ts";
 import { ApiError, errors, type FieldError } from "./errors.ts";
+import { capConnectionsPerAddress, slowClientOptions } from "./listener.ts";
 import { serializeError, serializeRequest, withoutQuery, withoutServerPaths } from "./log-hygiene.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
 import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
@@ -43,7 +44,10 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
     },
     bodyLimit: context.config.bodyLimitBytes,
     return503OnClosing: true,
+    // Slow clients: a request whose headers or body never finish is closed (listener.ts).
+    ...slowClientOptions(context.config),
   });
+  capConnectionsPerAddress(app.server, context.config.maxConnectionsPerAddress);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler((error, request, reply) => {
