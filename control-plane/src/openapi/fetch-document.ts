@@ -103,7 +103,7 @@ export async function fetchDocument(rawUrl: string, options: FetchOptions): Prom
 }
 
 /** Resolves the URL's host and checks every address; returns the one to connect to. */
-async function checkedAddress(url: URL, policy: FetchPolicy, shown: string): Promise<ResolvedAddress> {
+export async function checkedAddress(url: URL, policy: FetchPolicy, shown: string): Promise<ResolvedAddress> {
   // WHATWG URL parsing already turned decimal, hex and octal IPv4 forms into dotted quads.
   const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
   const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
