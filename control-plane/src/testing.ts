@@ -160,9 +160,14 @@ export async function openChangeStream(
   });
   response.body.on("data", (chunk: Buffer) => parser.feed(chunk.toString("utf8")));
   response.body.on("error", () => {});
+  /** Resolves when the server ends the stream (not when the test closes it). */
+  const ended = new Promise<void>((resolve) => response.body.on("end", () => resolve()));
   let read = 0;
   return {
     status: response.statusCode,
+    ended,
+    /** Every event received so far, in order. */
+    events,
     /** The next event (after those already returned) whose name matches, parsed. */
     // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the stream sent
     async next(name: string, timeoutMs = 10_000): Promise<any> {
