@@ -9,8 +9,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FetchPolicy, ResolvedAddress } from "./fetch-document.ts";
-import { importOpenApi, OpenApiImportError } from "./import.ts";
+import { importOpenApi } from "./import.ts";
 import { parseAllowHosts } from "./ssrf-policy.ts";
+import { importError } from "./test-documents.ts";
 
 const petstore = readFileSync(new URL("./fixtures/petstore-3.1.json", import.meta.url), "utf8");
 const secret = "INTERNAL-SECRET-7f3a";
@@ -25,16 +26,6 @@ async function serve(host: string, handler: Handler): Promise<{ server: Server; 
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return { server, port: (server.address() as AddressInfo).port, requests };
-}
-
-async function importError(...args: Parameters<typeof importOpenApi>): Promise<OpenApiImportError> {
-  try {
-    await importOpenApi(...args);
-  } catch (error) {
-    if (error instanceof OpenApiImportError) return error;
-    throw error;
-  }
-  throw new Error("the import succeeded");
 }
 
 describe("URL import behind the SSRF guard", () => {

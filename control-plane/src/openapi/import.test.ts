@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importOpenApi, OpenApiImportError } from "./import.ts";
+import { importOpenApi } from "./import.ts";
 import { ImportedDocument, type NormalizedOperation } from "./operation.ts";
 import { parseAllowHosts } from "./ssrf-policy.ts";
+import { importError } from "./test-documents.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 
@@ -12,16 +13,6 @@ function operation(document: ImportedDocument, operationId: string): NormalizedO
   const found = document.operations.find((candidate) => candidate.operationId === operationId);
   if (!found) throw new Error(`no operation ${operationId} in ${document.operations.map((o) => o.operationId)}`);
   return found;
-}
-
-async function importError(...args: Parameters<typeof importOpenApi>): Promise<OpenApiImportError> {
-  try {
-    await importOpenApi(...args);
-  } catch (error) {
-    if (error instanceof OpenApiImportError) return error;
-    throw error;
-  }
-  throw new Error("the import succeeded");
 }
 
 /** Every `$ref` in a stored schema must point into that schema's own `$defs`. */

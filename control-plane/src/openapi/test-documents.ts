@@ -1,6 +1,8 @@
 /**
- * OpenAPI documents built for tests of the import's limits (no test runs here).
+ * Test support for the import: documents built for tests of its limits, and a helper that
+ * returns the error an import fails with (no test runs here).
  */
+import { importOpenApi, OpenApiImportError } from "./import.ts";
 
 /** `levels` schemas, each with `fanout` properties referring to the next one: fanout^levels once inlined. */
 export function referenceChain(levels: number, fanout = 8): string {
@@ -20,4 +22,15 @@ export function referenceChain(levels: number, fanout = 8): string {
     paths: { "/x": { post: { operationId: "x", requestBody: body, responses: { "200": { description: "ok" } } } } },
     components: { schemas },
   });
+}
+
+/** The coded error an import fails with; fails the test when the import succeeds. */
+export async function importError(...args: Parameters<typeof importOpenApi>): Promise<OpenApiImportError> {
+  try {
+    await importOpenApi(...args);
+  } catch (error) {
+    if (error instanceof OpenApiImportError) return error;
+    throw error;
+  }
+  throw new Error("the import succeeded");
 }
