@@ -2,9 +2,10 @@
  * The cache belongs to one identity: a gateway restarted with the same token serves its cache at
  * once; restarted with another organization's token (same id, same cache folder) it never serves
  * the first organization's Expositions; a cache written before caches were bound to an identity
- * is set aside.
+ * is set aside; two live gateway processes never share a cache folder.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credentialFingerprint } from "./cache.ts";
@@ -111,5 +112,28 @@ describe("the gateway's cache", () => {
     } finally {
       await gateway.close();
     }
+  });
+
+  it("is never shared by two live gateway processes", async () => {
+    const config = stack.gatewayConfig();
+    mkdirSync(config.cacheDir, { recursive: true });
+    // Another process holds the folder (as a second gateway on the host with the same id would).
+    const holder = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    try {
+      writeFileSync(join(config.cacheDir, "gateway.lock"), String(holder.pid));
+      await expect(startGateway(config)).rejects.toThrow(`is in use by gateway process ${holder.pid}`);
+    } finally {
+      holder.kill("SIGKILL");
+      await new Promise((resolve) => holder.once("exit", resolve));
+    }
+    // Once that process is gone, its lock is stale.
+    const gateway = await startGateway(config);
+    try {
+      expect(readFileSync(join(config.cacheDir, "gateway.lock"), "utf8")).toBe(String(process.pid));
+      await waitFor(() => gateway.registry.byId(stack.expositionId) !== undefined, "a snapshot");
+    } finally {
+      await gateway.close();
+    }
+    expect(existsSync(join(config.cacheDir, "gateway.lock"))).toBe(false);
   });
 });

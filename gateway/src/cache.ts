@@ -5,14 +5,19 @@
  * fingerprint of the credential that fetched it. A file written for another organization or
  * credential is never served: it is set aside (renamed) with a warning, and the gateway takes a
  * fresh snapshot.
+ *
+ * Two gateway processes never share a cache folder (they would share the instance id, so the
+ * control plane could not tell them apart): a lock file names the process holding it, and a
+ * second live process is refused at start with what to change.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EndedSession } from "@atrium/control-plane/stream";
 import type { Refusal } from "./registry.ts";
 
 const FILE_NAME = "configuration.json";
+const LOCK_NAME = "gateway.lock";
 
 export interface CacheFile {
   instanceId: string;
@@ -52,6 +57,30 @@ export class ConfigurationCache {
     this.dir = dir;
     this.credential = credentialFingerprint(token);
     this.log = log;
+  }
+
+  /** Takes the folder for this process; throws when another live gateway process holds it. */
+  lock(): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const file = join(this.dir, LOCK_NAME);
+    const holder = Number.parseInt(readFileSync(file, { encoding: "utf8", flag: "a+" }), 10);
+    if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
+      throw new Error(
+        `the cache folder ${this.dir} is in use by gateway process ${holder}: give each gateway its own ` +
+          "ATRIUM_GATEWAY_ID (or ATRIUM_GATEWAY_CACHE_DIR)",
+      );
+    }
+    writeFileSync(file, String(process.pid), { mode: 0o600 });
+  }
+
+  /** Releases the folder, if this process holds it. */
+  unlock(): void {
+    const file = join(this.dir, LOCK_NAME);
+    try {
+      if (Number.parseInt(readFileSync(file, "utf8"), 10) === process.pid) rmSync(file);
+    } catch {
+      // already gone
+    }
   }
 
   /** The cache written with this credential, if any; older unbound caches are set aside. */
@@ -124,6 +153,15 @@ export class ConfigurationCache {
     } catch (error) {
       this.log.warn({ file, err: (error as Error).message }, `cache file not used (${why}) and could not be renamed`);
     }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // alive, another user's
   }
 }
 

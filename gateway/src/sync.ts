@@ -124,6 +124,7 @@ export class ControlPlaneSync {
     this.version = version;
     this.dispatcher = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
     this.cache = new ConfigurationCache(config.cacheDir, config.controlPlaneToken, log);
+    this.cache.lock();
     const cache = this.cache.load();
     this.instanceId = cache?.instanceId ?? this.cache.instanceIdHint() ?? randomBytes(12).toString("base64url");
     if (cache) {
@@ -183,6 +184,7 @@ export class ControlPlaneSync {
       );
     }
     await this.dispatcher.close().catch(() => undefined);
+    this.cache.unlock();
   }
 
   private async run(): Promise<void> {
