@@ -62,6 +62,7 @@ function multipartSerializer(schema: Record<string, unknown>): BodySerializer {
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const fileFields = new Set(
     Object.entries(properties)
+      .map(([name, property]) => [name, sharedDefinition(schema, property)] as const)
       .filter(([, property]) => isPlainObject(property) && property.format === "binary")
       .map(([name]) => name),
   );
@@ -81,4 +82,12 @@ function multipartSerializer(schema: Record<string, unknown>): BodySerializer {
     chunks.push(`--${boundary}--\r\n`);
     return { body: chunks.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
   };
+}
+
+/** A property the importer stored as `$ref: "#/$defs/<Name>"` (a shared schema), read from the root's `$defs`. */
+function sharedDefinition(root: Record<string, unknown>, property: unknown): unknown {
+  if (!isPlainObject(property) || typeof property.$ref !== "string") return property;
+  const name = /^#\/\$defs\/([^/]+)$/.exec(property.$ref)?.[1];
+  const defs = isPlainObject(root.$defs) ? root.$defs : {};
+  return name !== undefined && Object.hasOwn(defs, name) ? defs[name] : property;
 }
