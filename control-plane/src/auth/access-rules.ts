@@ -73,7 +73,8 @@ export const ACCESS_RULES: Readonly<Record<string, AccessRule>> = {
   ...records(`${api}/prompts`, editors),
   ...records(`${api}/gateway-groups`, editors),
   ...records(`${api}/configuration-plans`, editors),
-  [`POST ${api}/configuration-plans/:id/renew-api-key`]: people,
+  // The operator renews a key whose Kubernetes Secret was deleted.
+  [`POST ${api}/configuration-plans/:id/renew-api-key`]: editors,
   [`POST ${api}/expositions`]: editors,
   [`GET ${api}/expositions`]: editors,
   [`GET ${api}/expositions/:id`]: editors,
