@@ -324,13 +324,17 @@ describe("config", () => {
     expect(noKey.hasApiKey).toBe(false);
 
     const list = ok(await atrium(["config", "list"]));
-    expect(list.stdout).toMatch(/^ID\s+NAME\s+SERVICE\s+BACKEND\s+API KEY\s+MODE$/m);
-    expect(list.stdout).toMatch(new RegExp(`^${created.id}\\s+cli-plan\\s+${stack.serviceId}.*\\byes\\b`, "m"));
+    expect(list.stdout).toMatch(/^ID\s+NAME\s+SERVICE\s+BACKEND\s+AUTH\s+AUDIT\s+MODE$/m);
+    expect(list.stdout).toMatch(
+      new RegExp(`^${created.id}\\s+cli-plan\\s+${stack.serviceId}.*\\bapi key\\s+off\\b`, "m"),
+    );
     expect(json(await atrium(["config", "list", "-o", "json"])).length).toBeGreaterThanOrEqual(4);
 
     const shown = ok(await atrium(["config", "get", created.id]));
     expect(row(shown, "BACKEND ENDPOINT")).toBe(`${stack.backend.url}/api`);
-    expect(row(shown, "HAS API KEY")).toBe("true");
+    expect(row(shown, "CLIENT AUTH")).toBe("api key");
+    expect(row(shown, "AUDIT")).toBe("off");
+    expect(row(shown, "OAUTH ISSUER")).toBeUndefined();
     const detail = json(await atrium(["config", "get", created.id, "-o", "json"]));
     expect(detail.apiKey).toBeUndefined();
 
@@ -339,6 +343,132 @@ describe("config", () => {
       id: created.id,
       deleted: true,
     });
+  });
+
+  it("creates an OAuth plan with scopes, tool scopes and audit; get shows them; JSON and YAML as the API has them", async () => {
+    const created = json(
+      await atrium([
+        "config",
+        "create",
+        "cli-plan-oauth",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "--oauth-issuer",
+        "https://login.example.com/realms/pets",
+        "--oauth-jwks-uri",
+        "https://login.example.com/realms/pets/certs",
+        "--oauth-audience",
+        "atrium-petstore",
+        "--oauth-resource",
+        "https://mcp.example.com/mcp/default/cli-plan-oauth",
+        "--oauth-scope",
+        "pets:read",
+        "mcp:use,pets:read",
+        "--oauth-scope",
+        "profile openid",
+        "--oauth-tool-scope",
+        "deletePet=pets:write,pets:admin",
+        "--oauth-tool-scope",
+        "createPet=pets:write",
+        "--audit",
+        "-o",
+        "json",
+      ]),
+    );
+    const oauth = {
+      issuer: "https://login.example.com/realms/pets",
+      jwksUri: "https://login.example.com/realms/pets/certs",
+      audience: "atrium-petstore",
+      resource: "https://mcp.example.com/mcp/default/cli-plan-oauth",
+      requiredScopes: ["pets:read", "mcp:use", "profile", "openid"],
+      toolScopes: { deletePet: ["pets:write", "pets:admin"], createPet: ["pets:write"] },
+    };
+    expect(created).toMatchObject({ name: "cli-plan-oauth", hasApiKey: false, audit: true, oauth });
+    expect(created.apiKey).toBeUndefined();
+
+    // JSON and YAML carry the record exactly as the REST API returns it.
+    const record = (await stack.controlPlane.admin.call("GET", `/api/v1/configuration-plans/${created.id}`)).body;
+    expect(json(await atrium(["config", "get", created.id, "-o", "json"]))).toEqual(record);
+    expect(ok(await atrium(["config", "get", created.id, "-o", "yaml"])).stdout).toBe(stringify(record));
+
+    const shown = ok(await atrium(["config", "get", created.id]));
+    expect(row(shown, "CLIENT AUTH")).toBe("oauth");
+    expect(row(shown, "OAUTH ISSUER")).toBe(oauth.issuer);
+    expect(row(shown, "OAUTH JWKS URI")).toBe(oauth.jwksUri);
+    expect(row(shown, "OAUTH AUDIENCE")).toBe("atrium-petstore");
+    expect(row(shown, "OAUTH RESOURCE")).toBe(oauth.resource);
+    expect(row(shown, "REQUIRED SCOPES")).toBe("pets:read mcp:use profile openid");
+    expect(row(shown, "TOOL SCOPES")).toBe("createPet=pets:write; deletePet=pets:write pets:admin");
+    expect(row(shown, "AUDIT")).toMatch(/^on\b/);
+    expect(ok(await atrium(["config", "list"])).stdout).toMatch(
+      new RegExp(`^${created.id}\\s+cli-plan-oauth\\s.*\\boauth\\s+on\\s+PerOperation$`, "m"),
+    );
+
+    // Only the issuer: the defaults are named in the table.
+    const minimal = ok(
+      await atrium([
+        "config",
+        "create",
+        "cli-plan-oauth-min",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "--oauth-issuer",
+        "https://login.example.com",
+      ]),
+    );
+    expect(row(minimal, "CLIENT AUTH")).toBe("oauth");
+    expect(row(minimal, "OAUTH JWKS URI")).toBe("(from the issuer's metadata)");
+    expect(row(minimal, "OAUTH AUDIENCE")).toBe("(the endpoint's resource URL)");
+    expect(row(minimal, "REQUIRED SCOPES")).toBe("-");
+    expect(row(minimal, "AUDIT")).toBe("off");
+    expect(minimal.stdout).not.toContain("Save the API key");
+    const minimalId = row(minimal, "ID") as string;
+
+    for (const id of [created.id, minimalId]) ok(await atrium(["config", "delete", id]));
+  });
+
+  it("refuses --apiKey with --oauth-issuer, and OAuth details without an issuer, before any request", async () => {
+    const base = ["config", "create", "x", "--serviceId", stack.serviceId, "--backendEndpoint", "http://b"];
+    // Not logged in: a refusal that needed the server would say so instead.
+    const loggedOut = newEnv();
+    const both = await runAtrium([...base, "--apiKey", "--oauth-issuer", "https://login.example.com"], {
+      env: loggedOut,
+    });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe(
+      "error: --apiKey and --oauth-issuer cannot be used together: a plan has one client authentication mode, " +
+        "an API key (x-atrium-key header) or OAuth bearer tokens; keep one\n",
+    );
+    for (const [flag, value] of [
+      ["--oauth-jwks-uri", "https://login.example.com/certs"],
+      ["--oauth-audience", "aud"],
+      ["--oauth-resource", "https://mcp.example.com/x"],
+      ["--oauth-scope", "pets:read"],
+      ["--oauth-tool-scope", "getPet=pets:read"],
+    ] as const) {
+      const alone = await runAtrium([...base, flag, value], { env: loggedOut });
+      expect(alone.code, flag).toBe(2);
+      expect(alone.stderr).toContain(`error: ${flag} needs --oauth-issuer <url>: OAuth settings apply to a plan`);
+    }
+    const withIssuer = [...base, "--oauth-issuer", "https://i.example.com"];
+    const badToolScope = await atrium([...withIssuer, "--oauth-tool-scope", "getPet"]);
+    expect(badToolScope.code).toBe(2);
+    expect(badToolScope.stderr).toContain("give it as tool=scope1,scope2");
+
+    // What only the server knows is its to refuse, with the field named.
+    const badIssuer = await atrium([...base, "--oauth-issuer", "login.example.com"]);
+    expect(badIssuer.code).toBe(1);
+    expect(badIssuer.stderr).toMatch(/^error: The request is invalid: body\.oauth\.issuer: /m);
+    const discovery = await atrium([...withIssuer, "--oauth-tool-scope", "getPet=x", "--exposure-mode", "Discovery"]);
+    expect(discovery.code).toBe(1);
+    expect(discovery.stderr).toContain("oauth.toolScopes needs toolExposureMode PerOperation");
+    const badScope = await atrium([...withIssuer, "--oauth-scope", 'pets"read']);
+    expect(badScope.code).toBe(1);
+    expect(badScope.stderr).toContain("body.oauth.requiredScopes");
   });
 
   it("renew-api-key: the gateway refuses the old key (401) and accepts the new one", async () => {

@@ -31,6 +31,10 @@ const LOGIN_HINT = "run `atrium login --username <user>` (add `--control-plane <
 
 export const cliErrors = {
   usage: (message: string) => new CliError("USAGE", message, EXIT_CODES.usage),
+  conflictingOptions: (first: string, second: string, why: string) =>
+    new CliError("CONFLICTING_OPTIONS", `${first} and ${second} cannot be used together: ${why}`, EXIT_CODES.usage),
+  optionNeedsAnother: (option: string, needed: string, why: string) =>
+    new CliError("OPTION_NEEDS_ANOTHER", `${option} needs ${needed}: ${why}`, EXIT_CODES.usage),
   notLoggedIn: () => new CliError("NOT_LOGGED_IN", `You are not logged in: ${LOGIN_HINT}`, EXIT_CODES.notLoggedIn),
   loginExpired: (url: string, expiresAt: string) =>
     new CliError(

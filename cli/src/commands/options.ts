@@ -38,3 +38,19 @@ export function commaList(value: string, previous: string[] = []): string[] {
       .filter(Boolean),
   ];
 }
+
+/** Scopes given as `a b`, `a,b` or repeated flags, in order, without duplicates. */
+export function scopeList(value: string, previous: string[] = []): string[] {
+  return [...new Set([...previous, ...value.split(/[\s,]+/).filter(Boolean)])];
+}
+
+/** Repeatable `--oauth-tool-scope tool=scope1,scope2`, collected into tool → scopes. */
+export function toolScopePair(value: string, previous: Record<string, string[]> = {}): Record<string, string[]> {
+  const at = value.indexOf("=");
+  const tool = value.slice(0, at).trim();
+  const scopes = at < 0 ? [] : scopeList(value.slice(at + 1));
+  if (!tool || scopes.length === 0) {
+    throw new InvalidArgumentError("give it as tool=scope1,scope2, e.g. deletePet=pets:write.");
+  }
+  return { ...previous, [tool]: scopeList(scopes.join(","), previous[tool]) };
+}
