@@ -12,6 +12,7 @@ import { request } from "undici";
 import { autocannonLoad, closedLoopLoad, type HttpTarget, type LoadResult } from "./load.ts";
 import {
   ACCEPT,
+  type ClientCredential,
   modernHeaders,
   openLegacySession,
   petOf,
@@ -53,6 +54,8 @@ export interface Contestant {
   name: string;
   /** What it is, for the report. */
   description: string;
+  /** Atrium contestants: how its endpoint authenticates clients (the report compares each mode with none). */
+  auth?: AtriumAuth;
   start(context: BenchContext): Promise<RunningContestant>;
 }
 
@@ -155,15 +158,24 @@ export async function startAtriumGateway(
   return { child, url, readyMs: performance.now() - started };
 }
 
+/** How an Atrium contestant's Exposition authenticates its clients. */
+export type AtriumAuth = "none" | "apiKey" | "oauth";
+
+const AUTH_DESCRIPTIONS: Record<AtriumAuth, string> = {
+  none: "an Exposition without client auth.",
+  apiKey: "an Exposition whose plan has an API key (`x-atrium-key`).",
+  oauth:
+    "an Exposition whose plan has `oauth` (issuer and `jwksUri` of a local JWKS server, `audience` and a required scope set): one RS256 access token (`Authorization: Bearer`) on every call, as a client reuses its token until it expires — verified once, then found in the gateway's token cache.",
+};
+
 export function atrium(
   name: string,
-  exposition: { id: string; apiKey?: string | undefined; gatewayId: string; role: string },
+  exposition: { id: string; auth: AtriumAuth; credential?: ClientCredential; gatewayId: string; role: string },
 ): Contestant {
   return {
     name,
-    description: exposition.apiKey
-      ? "The gateway (`gateway/src/main.ts`, fed by a control plane), MCP 2026-07-28 stateless tools/call, an Exposition whose plan has an API key (`x-atrium-key`)."
-      : "The gateway (`gateway/src/main.ts`, fed by a control plane), MCP 2026-07-28 stateless tools/call, an Exposition without client auth.",
+    auth: exposition.auth,
+    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP 2026-07-28 stateless tools/call, ${AUTH_DESCRIPTIONS[exposition.auth]}`,
     start: async (context) => {
       const profileDir = context.profileDir && join(context.profileDir, exposition.gatewayId);
       const gateway = await startAtriumGateway(context, {
@@ -173,7 +185,7 @@ export function atrium(
         nodeArgs: profilerArgs(profileDir),
       });
       const url = `${gateway.url}/mcp/${exposition.id}`;
-      const headers = modernHeaders("getPet", exposition.apiKey);
+      const headers = modernHeaders("getPet", exposition.credential);
       const running = onRequest(
         gateway.child,
         { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID, "getPet", true) },

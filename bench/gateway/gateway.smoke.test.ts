@@ -1,7 +1,8 @@
 /**
  * CI smoke of the gateway hot-path benchmark: `node bench/gateway/run.ts --quick` runs end to
- * end (every contestant, the scale checks) and prints its table and ratio lines. Not a timed
- * test — the numbers are never asserted, only that every row and ratio line is there.
+ * end (every contestant, the first-call timings, the scale checks) and prints its table and
+ * ratio lines. Not a timed test — the numbers are never asserted, only that every row and ratio
+ * line is there.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -21,6 +22,7 @@ describe("gateway benchmark (smoke)", () => {
       "pass-through",
       "atrium (no auth)",
       "atrium (API key)",
+      "atrium (OAuth)",
       "@ivotoby/openapi-mcp-server",
       "official SDK",
     ]) {
@@ -28,6 +30,15 @@ describe("gateway benchmark (smoke)", () => {
       expect(stdout).toMatch(new RegExp(`^\\| ${contestant.replace(/[().]/g, "\\$&")} \\| [\\d,]+[^|\\d]*\\|`, "m"));
     }
     expect(stdout).toMatch(/atrium \(no auth\): throughput \/ pass-through = \d+\.\d+ \(target ≥ 0\.8: (met|MISSED)\)/);
+    expect(stdout).toMatch(
+      /atrium \(OAuth\): throughput \/ atrium \(no auth\) = \d+\.\d+ \(target ≥ 0\.85: (met|MISSED)\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium \(OAuth\): CPU per call \/ atrium \(no auth\) = \d+\.\d+ \(target ≤ 1\.15: (met|MISSED)\)/,
+    );
+    // The first call with a token fetched the key set; later new tokens did not.
+    expect(stdout).toMatch(/\| first call with a token, key set not fetched yet .* \| \d+\.\d+ \| 1 \|/);
+    expect(stdout).toMatch(/key-set fetches: 1 for 1 fresh gateway/);
     expect(stdout).toMatch(/tools\/list, 200 tools .* p50 \d+\.\d+ ms, p99 \d+\.\d+ ms/);
     expect(stdout).toMatch(/gateway RSS with 50 Expositions loaded/);
     expect(stdout).toMatch(/sessions never cross: atrium .* \| \d+ of \d+ answers/);

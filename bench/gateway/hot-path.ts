@@ -13,7 +13,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BenchContext, Contestant, RunningContestant } from "./contestants.ts";
 import { type LoadResult, median, summarize } from "./load.ts";
-import { coreBusy, coreTimes, cpuMicros, memoryMb, othersCpu, processTimes } from "./processes.ts";
+import { UNDISTURBED_ATTEMPTS, undisturbed } from "./outside-load.ts";
+import { coreBusy, coreTimes, cpuMicros, memoryMb } from "./processes.ts";
 import { monotonicMicros, profileMarkdown, summarizeCpuProfile, type Window } from "./profile.ts";
 import type { ContestantResult, RunSettings } from "./report.ts";
 
@@ -33,56 +34,6 @@ interface Tally {
   /** Runs repeated because other processes loaded the machine. */
   repeated: number;
   windows: Window[];
-}
-
-/** Other processes using more than this share of a core during a run get the run repeated. */
-const OUTSIDE_LOAD_LIMIT = 0.1;
-const ATTEMPTS = 4;
-
-/**
- * Runs `measure` once the machine is quiet, until other processes (someone's test run, say) used
- * less than OUTSIDE_LOAD_LIMIT of a core meanwhile, at most `attempts` times; keeps the least
- * disturbed run.
- */
-async function undisturbed<T>(
-  name: string,
-  attempts: number,
-  progress: (message: string) => void,
-  measure: () => Promise<T>,
-): Promise<{ value: T; others: number; repeated: number }> {
-  let best: { value: T; others: number } | undefined;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    if (attempts > 1) await quiet(progress);
-    const before = processTimes();
-    const started = performance.now();
-    const value = await measure();
-    const others = othersCpu(before, processTimes());
-    const cores = others.micros / ((performance.now() - started) * 1000);
-    if (!best || cores < best.others) best = { value, others: cores };
-    if (cores <= OUTSIDE_LOAD_LIMIT) return { ...best, repeated: attempt - 1 };
-    const users = others.top.map((user) => `${user.command} ${Math.round((user.micros / others.micros) * 100)} %`);
-    progress(
-      `${name}: other processes used ${Math.round(cores * 100)} % of a core (${users.join("; ")})${attempt < attempts ? ": once more" : ": keeping the least disturbed run"}`,
-    );
-  }
-  return { ...(best as { value: T; others: number }), repeated: attempts - 1 };
-}
-
-/** Waits (at most `maxWaitMs`) for two quiet seconds in a row: other processes under OUTSIDE_LOAD_LIMIT. */
-export async function quiet(progress: (message: string) => void, maxWaitMs = 90_000): Promise<void> {
-  const deadline = performance.now() + maxWaitMs;
-  let quietSeconds = 0;
-  let told = false;
-  while (quietSeconds < 2 && performance.now() < deadline) {
-    const before = processTimes();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const busy = othersCpu(before, processTimes()).micros / 1_000_000;
-    quietSeconds = busy <= OUTSIDE_LOAD_LIMIT ? quietSeconds + 1 : 0;
-    if (quietSeconds === 0 && !told) {
-      progress(`waiting (at most ${maxWaitMs / 1000} s) for other processes to leave the machine quiet`);
-      told = true;
-    }
-  }
 }
 
 /** Runs `step`; a failure marks the contestant failed (and stops it) instead of ending the benchmark. */
@@ -105,7 +56,7 @@ export async function measureHotPath(
   progress: (message: string) => void,
 ): Promise<ContestantResult[]> {
   // A smoke run measures nothing worth waiting for.
-  const attempts = settings.quick ? 1 : ATTEMPTS;
+  const attempts = settings.quick ? 1 : UNDISTURBED_ATTEMPTS;
   const tallies: Tally[] = contestants.map(({ contestant, kind }) => ({
     contestant,
     kind,
@@ -213,6 +164,7 @@ function resultOf(tally: Tally): ContestantResult {
     name: contestant.name,
     description: contestant.description,
     kind: tally.kind,
+    ...(contestant.auth ? { auth: contestant.auth } : {}),
     ...(tally.failure ? { failure: tally.failure } : {}),
     throughput,
     roundsPerSecond,

@@ -33,15 +33,22 @@ export function toolCallBody(id: string | number, petId: number, tool = "getPet"
   });
 }
 
-/** Headers of a stateless 2026-07-28 tools/call (plus the API key when the endpoint has one). */
-export function modernHeaders(tool: string, apiKey?: string): Record<string, string> {
+/** What a client presents to a protected endpoint: its API key, or an OAuth access token. */
+export interface ClientCredential {
+  apiKey?: string | undefined;
+  bearerToken?: string | undefined;
+}
+
+/** Headers of a stateless 2026-07-28 tools/call, with the credential the endpoint asks for. */
+export function modernHeaders(tool: string, credential: ClientCredential = {}): Record<string, string> {
   return {
     "content-type": "application/json",
     accept: ACCEPT,
     "mcp-protocol-version": MODERN_VERSION,
     "mcp-method": "tools/call",
     "mcp-name": tool,
-    ...(apiKey ? { "x-atrium-key": apiKey } : {}),
+    ...(credential.apiKey ? { "x-atrium-key": credential.apiKey } : {}),
+    ...(credential.bearerToken ? { authorization: `Bearer ${credential.bearerToken}` } : {}),
   };
 }
 

@@ -6,6 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, release } from "node:os";
+import type { AtriumAuth } from "./contestants.ts";
+import type { FirstCallResult } from "./first-call.ts";
 import { type LoadResult, median } from "./load.ts";
 import { REPO_ROOT } from "./processes.ts";
 import type { ScaleResults } from "./scale.ts";
@@ -17,12 +19,17 @@ export const TARGETS = {
   addedP50OverPassThroughMs: 0.2,
   toolsListMs: 20,
   expositionsRssMb: 300,
+  /** OAuth (one token, cached) against no auth, measured in the same run. */
+  oauthThroughputVsNoAuth: 0.85,
+  oauthCpuVsNoAuth: 1.15,
 };
 
 export interface ContestantResult {
   name: string;
   description: string;
   kind: "direct" | "pass-through" | "atrium" | "peer";
+  /** Atrium contestants: how the endpoint authenticates clients. */
+  auth?: AtriumAuth;
   /** Set when it could not be measured; the other fields are then NaN. */
   failure?: string;
   /** Throughput over all rounds; `perSecond` is the median round's. */
@@ -122,6 +129,7 @@ export function ratioLines(results: ContestantResult[]): { lines: string[]; miss
   const measured = results.filter((r) => !r.failure);
   const passThrough = measured.find((r) => r.kind === "pass-through");
   const peers = measured.filter((r) => r.kind === "peer");
+  const noAuth = measured.find((r) => r.kind === "atrium" && r.auth === "none");
   const bestPeer = peers.reduce<ContestantResult | undefined>(
     (best, r) => ((r.throughput?.perSecond ?? 0) > (best?.throughput?.perSecond ?? 0) ? r : best),
     undefined,
@@ -152,12 +160,40 @@ export function ratioLines(results: ContestantResult[]): { lines: string[]; miss
         added <= TARGETS.addedP50OverPassThroughMs,
       ],
     ];
+    if (atrium.auth && atrium.auth !== "none" && noAuth) checks.push(...authCostChecks(atrium, noAuth));
     for (const [line, met] of checks) {
       lines.push(line);
       if (!met) missed += 1;
     }
   }
   return { lines, missed };
+}
+
+/**
+ * What client authentication costs: throughput and CPU per call against the open endpoint in
+ * the same run. OAuth has targets (issue 10); the API key is shown beside it for comparison.
+ */
+function authCostChecks(atrium: ContestantResult, noAuth: ContestantResult): [string, boolean][] {
+  const throughput = roundRatio(atrium, (round) => noAuth.roundsPerSecond[round] ?? Number.NaN);
+  const cpu = atrium.cpuMicrosPerCall / noAuth.cpuMicrosPerCall;
+  if (atrium.auth !== "oauth") {
+    return [
+      [`${atrium.name}: throughput / ${noAuth.name} = ${fixed(throughput, 2)} (for comparison, no target)`, true],
+      [`${atrium.name}: CPU per call / ${noAuth.name} = ${fixed(cpu, 2)} (for comparison, no target)`, true],
+    ];
+  }
+  const throughputMet = throughput >= TARGETS.oauthThroughputVsNoAuth;
+  const cpuMet = cpu <= TARGETS.oauthCpuVsNoAuth;
+  return [
+    [
+      `${atrium.name}: throughput / ${noAuth.name} = ${fixed(throughput, 2)} (target ≥ ${TARGETS.oauthThroughputVsNoAuth}: ${verdict(throughputMet)})`,
+      throughputMet,
+    ],
+    [
+      `${atrium.name}: CPU per call / ${noAuth.name} = ${fixed(cpu, 2)} (target ≤ ${TARGETS.oauthCpuVsNoAuth}: ${verdict(cpuMet)})`,
+      cpuMet,
+    ],
+  ];
 }
 
 export function scaleSection(scale: ScaleResults): { markdown: string; missed: number } {
@@ -184,11 +220,41 @@ export function scaleSection(scale: ScaleResults): { markdown: string; missed: n
   return { markdown: rows.join("\n"), missed: [toolsMet, rssMet, sessionsMet].filter((met) => !met).length };
 }
 
+/** The first-call timings (first-call.ts): what a token costs before the cache knows it. */
+export function firstCallSection(first: FirstCallResult): string {
+  const ms = (values: number[]) =>
+    values.length > 1
+      ? `${fixed(median(values), 2)} (${fixed(Math.min(...values), 2)}–${fixed(Math.max(...values), 2)})`
+      : fixed(values[0], 2);
+  const signature = median(first.newTokenMs) - median(first.cachedTokenMs);
+  const fetchAndFirst = median(first.coldJwksMs) - median(first.newTokenMs);
+  const pooled = first.coldStarts * first.tokensPerStart;
+  return [
+    `${first.coldStarts} fresh gateway(s) on core 0, each serving the pets Exposition open and behind OAuth, called one call at a time from the runner over one kept-alive connection: first the open Exposition, then the first call with a token (the key set not fetched yet), then ${first.tokensPerStart} times a new token, the first token again and the open Exposition, interleaved. Times to the last byte of the answer; tokens minted beforehand. Other processes used ${fixed(first.othersBusy * 100, 0)} % of a core meanwhile (median).`,
+    "",
+    "| call | ms, median (min–max) | calls |",
+    "|---|--:|--:|",
+    `| first call of a fresh gateway, open Exposition (the gateway's own first-call work) | ${ms(first.firstOpenMs)} | ${first.firstOpenMs.length} |`,
+    `| first call with a token, key set not fetched yet (JWKS fetch + signature check) | ${ms(first.coldJwksMs)} | ${first.coldJwksMs.length} |`,
+    `| first call of a new token, key set warm (signature check) | ${ms(first.newTokenMs)} | ${pooled} |`,
+    `| a token already verified (cache hit) | ${ms(first.cachedTokenMs)} | ${pooled} |`,
+    `| open Exposition, same gateway, same moments | ${ms(first.openMs)} | ${pooled} |`,
+    "",
+    `- a new token costs ${fixed(signature, 3)} ms more than a cached one (median difference: the signature check and the cache insert)`,
+    `- the first token of a fresh gateway costs ${fixed(fetchAndFirst, 2)} ms more than a later new one (median difference: the key-set fetch and the verification code's first run)`,
+    `- key-set fetches: ${first.jwksFetches} for ${first.coldStarts} fresh gateway(s) (one each expected; a new token on a warm key set fetches nothing)`,
+  ].join("\n");
+}
+
 export function fullReport(
-  results: ContestantResult[] | undefined,
-  scale: ScaleResults | undefined,
+  measured: {
+    hot: ContestantResult[] | undefined;
+    firstCalls: FirstCallResult | undefined;
+    scale: ScaleResults | undefined;
+  },
   settings: RunSettings,
 ): { markdown: string; missed: number } {
+  const { hot: results, firstCalls, scale } = measured;
   const parts = [
     `Run ${settings.date} of ${revision()}, on ${machine()}${settings.quick ? " — QUICK (smoke) run, numbers not meaningful" : ""}${settings.gatewayNodeArgs.length ? ` — what-if: gateways ran with \`node ${settings.gatewayNodeArgs.join(" ")}\`` : ""}.`,
   ];
@@ -210,6 +276,7 @@ export function fullReport(
       );
     }
   }
+  if (firstCalls) parts.push("### First call with a token (not cached yet)", firstCallSection(firstCalls));
   if (scale) {
     const section = scaleSection(scale);
     missed += section.missed;

@@ -1,13 +1,15 @@
 /**
  * The gateway's hot-path benchmark ("faster than every peer"), in one run on a 2-core machine:
  * each contestant — the backend called directly, a bare fastify + undici pass-through, the
- * Atrium gateway (no auth, API key), @ivotoby/openapi-mcp-server and a server on the official
- * SDK — serves getPet → `GET /pets/{id}` as its own child process pinned to core 0, while the
- * backend, the control plane and the load generator (autocannon, in this process) run on
- * core 1. Measured per contestant (hot-path.ts): req/s at 32 connections, p50/p99 at 1
- * connection, CPU µs per call (/proc/<pid>/stat), core busy shares, RSS — in rounds that
- * interleave the contestants. Then the scale checks (scale.ts): tools/list with 5,000 tools,
- * RSS with 1,000 Expositions, sessions with colliding JSON-RPC ids never crossing.
+ * Atrium gateway (no auth, API key, OAuth bearer token), @ivotoby/openapi-mcp-server and a server
+ * on the official SDK — serves getPet → `GET /pets/{id}` as its own child process pinned to
+ * core 0, while the backend, the control plane, the OAuth contestant's JWKS server
+ * (oauth-issuer.ts) and the load generator (autocannon, in this process) run on core 1.
+ * Measured per contestant (hot-path.ts): req/s at 32 connections, p50/p99 at 1 connection, CPU
+ * µs per call (/proc/<pid>/stat), core busy shares, RSS — in rounds that interleave the
+ * contestants. Then what a token costs before it is cached (first-call.ts: a cold key set, a new
+ * token on a warm one), and the scale checks (scale.ts): tools/list with 5,000 tools, RSS with
+ * 1,000 Expositions, sessions with colliding JSON-RPC ids never crossing.
  *
  * Prints the table and the ratios to the targets; a complete plain run (no --quick, --only,
  * --profile or --gateway-node-args) also writes bench/results/gateway-<date>.md and the
@@ -19,8 +21,8 @@
  *
  * --duration: seconds of each throughput run (one per contestant per round); each round also
  *   runs every contestant at 1 connection for half of that.
- * --quick (CI smoke, under a minute): one round of 2 s (1 s at 1 connection), 200 tools,
- *   50 Expositions, 20 sessions; writes nothing.
+ * --quick (CI smoke, about a minute): one round of 2 s (1 s at 1 connection), one fresh gateway
+ *   and 5 tokens for the first calls, 200 tools, 50 Expositions, 20 sessions; writes nothing.
  * --profile: the Atrium and pass-through contestants run under `node --cpu-prof`; the report
  *   adds where their CPU went during the throughput runs (profile.ts). Their numbers then
  *   include the profiler's overhead: take the table from a run without it.
@@ -41,7 +43,14 @@ import {
   officialSdk,
   passThrough,
 } from "./contestants.ts";
+import {
+  createFirstCallExpositions,
+  type FirstCallOptions,
+  type FirstCallResult,
+  measureFirstCalls,
+} from "./first-call.ts";
 import { measureHotPath } from "./hot-path.ts";
+import { BenchIssuer } from "./oauth-issuer.ts";
 import { HARNESS_CORE, pinSelf, REPO_ROOT, startPinned, stopAll } from "./processes.ts";
 import { type ContestantResult, fullReport, type RunSettings, updateDoc } from "./report.ts";
 import {
@@ -89,6 +98,9 @@ const settings: RunSettings = {
 const scaleOptions: ScaleOptions = quick
   ? { waitForQuiet: false, tools: 200, toolsListRequests: 20, expositions: 50, sessions: 20, rounds: 2 }
   : { waitForQuiet: true, tools: 5_000, toolsListRequests: 200, expositions: 1_000, sessions: 200, rounds: 5 };
+const firstCallOptions: FirstCallOptions = quick
+  ? { coldStarts: 1, tokens: 5, waitForQuiet: false }
+  : { coldStarts: 3, tokens: 100, waitForQuiet: true };
 const runHot = values.only !== "scale";
 const runScale = values.only !== "hot";
 // Only a complete, plain run replaces the documented results: not a smoke, a part, a profiled
@@ -106,25 +118,63 @@ function kindOf(contestant: Contestant): ContestantResult["kind"] {
   return peers.has(contestant.name) ? "peer" : "atrium";
 }
 
-async function hotPath(context: BenchContext, admin: ApiClient): Promise<ContestantResult[]> {
+/** The scope every OAuth call's token carries and its plan requires; the audience the plan expects. */
+const OAUTH_SCOPE = "pets:read";
+const OAUTH_AUDIENCE = "https://atrium.bench/pets";
+
+/** The plans every hot-path scenario needs: open, API key, OAuth (trusting the bench's issuer). */
+async function createHotPlans(context: BenchContext, admin: ApiClient, issuer: BenchIssuer) {
   const serviceId = await createService(admin, "pets", petsOpenApi());
-  const endpoints = [];
-  for (const [label, apiKey] of [
-    ["open", false],
-    ["keyed", true],
-  ] as const) {
-    const plan = await createPlan(admin, { name: `pets-${label}`, serviceId, backendUrl: context.backendUrl, apiKey });
+  const plan = (label: string, options: { apiKey?: boolean; oauth?: boolean } = {}) =>
+    createPlan(admin, {
+      name: `pets-${label}`,
+      serviceId,
+      backendUrl: context.backendUrl,
+      apiKey: options.apiKey ?? false,
+      ...(options.oauth
+        ? {
+            oauth: {
+              issuer: issuer.issuer,
+              jwksUri: issuer.jwksUri,
+              audience: OAUTH_AUDIENCE,
+              requiredScopes: [OAUTH_SCOPE],
+            },
+          }
+        : {}),
+    });
+  return {
+    open: await plan("open"),
+    keyed: await plan("keyed", { apiKey: true }),
+    oauth: await plan("oauth", { oauth: true }),
+  };
+}
+
+async function hotPath(
+  context: BenchContext,
+  admin: ApiClient,
+  plans: Awaited<ReturnType<typeof createHotPlans>>,
+  issuer: BenchIssuer,
+): Promise<ContestantResult[]> {
+  const scenario = async (label: string, planId: string) => {
     const role = `hot-${label}`;
     const groupId = await createGroup(admin, role);
-    const id = await createExposition(admin, `pets-${label}`, plan.id, groupId);
-    endpoints.push({ id, apiKey: plan.apiKey, role, gatewayId: `gw-hot-${label}` });
-  }
-  const [open, keyed] = endpoints as [(typeof endpoints)[0], (typeof endpoints)[0]];
+    return { id: await createExposition(admin, `pets-${label}`, planId, groupId), role, gatewayId: `gw-hot-${label}` };
+  };
+  const token = await issuer.mint({ audience: OAUTH_AUDIENCE, scope: OAUTH_SCOPE });
   const contestants = [
     direct,
     passThrough,
-    atrium("atrium (no auth)", open),
-    atrium("atrium (API key)", keyed),
+    atrium("atrium (no auth)", { ...(await scenario("open", plans.open.id)), auth: "none" }),
+    atrium("atrium (API key)", {
+      ...(await scenario("keyed", plans.keyed.id)),
+      auth: "apiKey",
+      credential: { apiKey: plans.keyed.apiKey },
+    }),
+    atrium("atrium (OAuth)", {
+      ...(await scenario("oauth", plans.oauth.id)),
+      auth: "oauth",
+      credential: { bearerToken: token },
+    }),
     ivotoby,
     officialSdk,
   ];
@@ -132,6 +182,25 @@ async function hotPath(context: BenchContext, admin: ApiClient): Promise<Contest
     contestants.map((contestant) => ({ contestant, kind: kindOf(contestant) })),
     context,
     settings,
+    progress,
+  );
+}
+
+async function firstCalls(
+  context: BenchContext,
+  admin: ApiClient,
+  plans: Awaited<ReturnType<typeof createHotPlans>>,
+  issuer: BenchIssuer,
+): Promise<FirstCallResult> {
+  const expositions = await createFirstCallExpositions(admin, {
+    openPlanId: plans.open.id,
+    oauthPlanId: plans.oauth.id,
+  });
+  return measureFirstCalls(
+    context,
+    issuer,
+    { ...expositions, audience: OAUTH_AUDIENCE, scope: OAUTH_SCOPE },
+    firstCallOptions,
     progress,
   );
 }
@@ -152,6 +221,7 @@ async function scaleChecks(context: BenchContext, admin: ApiClient): Promise<Sca
 pinSelf(HARNESS_CORE);
 const scratchDir = mkdtempSync(join(tmpdir(), "atrium-gateway-bench-"));
 let failed = false;
+let closeIssuer: () => Promise<void> = async () => undefined;
 try {
   const backend = startPinned("backend", HARNESS_CORE, [join(import.meta.dirname, "backend.ts")]);
   const controlPlane = startPinned("control plane", HARNESS_CORE, [join(import.meta.dirname, "control-plane.ts")]);
@@ -168,7 +238,19 @@ try {
     gatewayNodeArgs,
   };
 
-  const results = runHot ? await hotPath(context, admin) : undefined;
+  const issuer = await BenchIssuer.start();
+  closeIssuer = () => issuer.close();
+  const plans = runHot ? await createHotPlans(context, admin, issuer) : undefined;
+  const results = plans ? await hotPath(context, admin, plans, issuer) : undefined;
+  let first: FirstCallResult | undefined;
+  if (plans) {
+    try {
+      first = await firstCalls(context, admin, plans, issuer);
+    } catch (error) {
+      failed = true;
+      progress(`first-call timings FAILED: ${(error as Error).stack}`);
+    }
+  }
   let scale: ScaleResults | undefined;
   if (runScale) {
     try {
@@ -180,7 +262,7 @@ try {
   }
   if (results?.some((r) => r.failure)) failed = true;
 
-  const report = fullReport(results, scale, settings);
+  const report = fullReport({ hot: results, firstCalls: first, scale }, settings);
   console.log(report.markdown);
   console.log(`\n${report.missed} target(s) missed${failed ? "; some measurements FAILED (see above)" : ""}.`);
   if (write) {
@@ -197,6 +279,7 @@ try {
   progress(`FAILED: ${(error as Error).stack}`);
 } finally {
   await stopAll();
+  await closeIssuer();
   rmSync(scratchDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

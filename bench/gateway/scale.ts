@@ -16,7 +16,6 @@ import { join } from "node:path";
 import type { ApiClient } from "@atrium/control-plane/testing";
 import { Pool } from "undici";
 import { type BenchContext, profilerArgs, startAtriumGateway, startIvotobyServer } from "./contestants.ts";
-import { quiet } from "./hot-path.ts";
 import { quantile } from "./load.ts";
 import {
   ACCEPT,
@@ -27,6 +26,7 @@ import {
   StreamAnsweredSession,
   toolCallBody,
 } from "./mcp.ts";
+import { quiet } from "./outside-load.ts";
 import {
   type Child,
   CONTESTANT_CORE,
@@ -48,7 +48,7 @@ import {
 } from "./setup.ts";
 
 export interface ScaleOptions {
-  /** Wait for other processes to leave the machine quiet before timing (hot-path.ts `quiet`). */
+  /** Wait for other processes to leave the machine quiet before timing (outside-load.ts `quiet`). */
   waitForQuiet: boolean;
   tools: number;
   toolsListRequests: number;

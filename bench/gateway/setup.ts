@@ -6,6 +6,8 @@
  * that label serves that scenario's Expositions and nothing else.
  */
 import { type ApiClient, TEST_ADMIN } from "@atrium/control-plane/testing";
+import type { oauthSettings } from "@atrium/crds";
+import type { z } from "zod";
 
 /** One operation, `getPet` → `GET /pets/{petId}`: the tool every contestant serves. */
 export function petsOpenApi(): Record<string, unknown> {
@@ -118,7 +120,14 @@ export async function createService(admin: ApiClient, name: string, openapi: Rec
 
 export async function createPlan(
   admin: ApiClient,
-  options: { name: string; serviceId: string; backendUrl: string; apiKey: boolean },
+  options: {
+    name: string;
+    serviceId: string;
+    backendUrl: string;
+    apiKey: boolean;
+    /** Bearer-token protection instead of an API key. */
+    oauth?: z.input<typeof oauthSettings>;
+  },
 ): Promise<{ id: string; apiKey: string | undefined }> {
   const plan = await expectStatus(
     admin,
@@ -129,6 +138,7 @@ export async function createPlan(
       serviceId: options.serviceId,
       backendEndpoint: options.backendUrl,
       apiKey: options.apiKey,
+      ...(options.oauth ? { oauth: options.oauth } : {}),
       backendTimeoutMs: 5_000,
     },
     201,
