@@ -1,6 +1,8 @@
 /**
  * Compiles Expositions from the records they are made of, in one round of queries for any
- * number of them: the snapshot and every delta use the same compiler.
+ * number of them: the snapshot and every delta use the same compiler. Each Exposition is
+ * compiled on its own: one that cannot be (its backend secret does not decrypt, or is gone) is
+ * left out — gateways then drop it, never receiving an empty secret — and the others are sent.
  */
 import type { GatewayGroupSelector } from "@atrium/crds";
 import { and, eq, inArray } from "drizzle-orm";
@@ -27,12 +29,16 @@ export interface CompiledEntry {
   json: string;
 }
 
+/** Told about an Exposition left out, and why (never with a secret). */
+export type SkippedExposition = (expositionId: string, reason: string) => void;
+
 /** The Expositions of an organization (all, or those with the given ids that still exist). */
 export async function compileExpositions(
   db: Db,
   cipher: SecretCipher,
   organizationId: string,
   ids?: string[],
+  onSkipped: SkippedExposition = () => undefined,
 ): Promise<Map<string, CompiledEntry>> {
   const compiled = new Map<string, CompiledEntry>();
   if (ids?.length === 0) return compiled;
@@ -56,10 +62,23 @@ export async function compileExpositions(
   const artifacts = await db.select().from(serviceArtifacts).where(inArray(serviceArtifacts.serviceId, serviceIds));
   const secretIds = rows.flatMap((row) => (row.plan.settings as PlanSettings).backendSecret?.secretId ?? []);
   const secretRows = secretIds.length ? await db.select().from(secrets).where(inArray(secrets.id, secretIds)) : [];
-  const secretValues = new Map(secretRows.map((s) => [s.id, cipher.decrypt(s.encryptedValue, secretContext(s.id))]));
+  const secretValues = new Map<string, string>();
+  const secretProblems = new Map<string, string>();
+  for (const row of secretRows) {
+    try {
+      secretValues.set(row.id, cipher.decrypt(row.encryptedValue, secretContext(row.id)));
+    } catch (error) {
+      secretProblems.set(row.id, `its backend secret ${row.id} cannot be decrypted (${(error as Error).message})`);
+    }
+  }
 
   for (const { exposition, plan, service, group, org } of rows) {
     const settings = plan.settings as PlanSettings;
+    const secretId = settings.backendSecret?.secretId;
+    if (secretId && !secretValues.has(secretId)) {
+      onSkipped(exposition.id, secretProblems.get(secretId) ?? `its backend secret ${secretId} no longer exists`);
+      continue;
+    }
     const ofService = (kind: string) =>
       artifacts
         .filter((a) => a.serviceId === service.id && a.kind === kind)
@@ -112,7 +131,11 @@ function resolveBackendSecret(
     name: secret.name,
     ...(secret.prefix !== undefined ? { prefix: secret.prefix } : {}),
   };
-  if (secret.secretId) return { source: "value", value: values.get(secret.secretId) ?? "", ...placement };
+  if (secret.secretId) {
+    const value = values.get(secret.secretId);
+    if (value === undefined) throw new Error("unreachable: checked by the caller");
+    return { source: "value", value, ...placement };
+  }
   if (secret.env) return { source: "env", variable: secret.env.slice("${env:".length, -1), ...placement };
   return { source: "elicit", description: secret.elicit?.description ?? "", ...placement };
 }

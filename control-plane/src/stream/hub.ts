@@ -100,7 +100,10 @@ export class ChangeHub {
     return {
       revision,
       expositionIds,
-      compiled: () => (compiled ??= compileExpositions(db, this.cipher, organizationId, expositionIds)),
+      compiled: () =>
+        (compiled ??= compileExpositions(db, this.cipher, organizationId, expositionIds, (id, reason) =>
+          this.onError(new Error(`Exposition ${id} is not sent to gateways: ${reason}`)),
+        )),
       endedSessions: () => (ended ??= readEndedSessions(db, organizationId, { revisions })),
     };
   }
