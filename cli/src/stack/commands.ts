@@ -70,6 +70,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
           "",
           `Control plane: ${result.controlPlane}   (REST API ${result.controlPlane}/api/v1, OpenAPI at /api/v1/openapi.json)`,
           `Gateway:       ${result.gateway}   (MCP endpoints under /mcp/; metrics at ${result.metrics})`,
+          `Audit events:  ${result.auditLog}   (plans with audit on; JSON lines)`,
         ];
         if (result.admin) {
           lines.push(
@@ -86,7 +87,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
 
   program
     .command("status")
-    .description("Show the local stack's processes, versions and readiness")
+    .description("Show the local stack's processes, versions and readiness, and where the gateway's audit events go")
     .addHelpText("after", "\nExample:\n  $ atrium status -o json")
     .action(async (_options: unknown, command: Command) => {
       const state = readState(stackFiles().state);
@@ -104,10 +105,13 @@ export function registerStackCommands(program: Command, context: CliContext): vo
             url: process_.url,
             version: checked.version ?? "",
             state: alive ? (checked.ready ? "ready" : "starting") : "stopped",
+            log: process_.log,
+            ...(process_.name === "gateway" && state.gatewayAuditLog ? { auditLog: state.gatewayAuditLog } : {}),
           };
         }),
       );
       context.print(command, rows, { columns: ["name", "pid", "url", "version", "state"] });
+      if (state.gatewayAuditLog) context.note(command, `Audit events: ${state.gatewayAuditLog}`);
       if (state.demo) context.note(command, `Demo endpoint: ${state.demo.endpoint}`);
     });
 

@@ -1,7 +1,8 @@
 /**
  * `atrium run --demo`: imports the demo pet store from its URL, and publishes it behind an API
- * key on the local gateway group. Idempotent: a second run reuses what exists and renews the
- * key, because a key is only ever shown when it is created.
+ * key on the local gateway group, with audit events on (the stack's gateway writes them to a
+ * file). Idempotent: a second run reuses what exists and renews the key, because a key is only
+ * ever shown when it is created.
  */
 import type { ApiClient } from "../api.ts";
 
@@ -49,6 +50,7 @@ export async function setUpDemo(
       serviceId: service.id,
       backendEndpoint: options.backendUrl,
       apiKey: true,
+      audit: true,
     });
     planId = plan.id;
     apiKey = plan.apiKey;

@@ -1,6 +1,6 @@
 /**
  * Where the local stack keeps its state: the user's data folder (`~/.local/share/atrium/stack`
- * on Linux), or ATRIUM_STACK_DIR. Secrets in it (the gateway's token) are 0600.
+ * on Linux), or ATRIUM_STACK_DIR. Secrets in it (the gateway's token) and the audit log are 0600.
  */
 import { join } from "node:path";
 import envPaths from "env-paths";
@@ -13,6 +13,8 @@ export const stackFiles = (dir = stackDir()) => ({
   dir,
   state: join(dir, "state.json"),
   logs: join(dir, "logs"),
+  /** The gateway's audit events (plans with audit on), as JSON lines. */
+  gatewayAuditLog: join(dir, "logs", "gateway-audit.jsonl"),
   controlPlaneData: join(dir, "control-plane"),
   gatewayCache: join(dir, "gateway"),
   gatewayToken: join(dir, "gateway-token"),

@@ -5,7 +5,8 @@
  * the CLI in.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import ora from "ora";
 import { type ApiClient, apiClient } from "../api.ts";
@@ -34,6 +35,8 @@ export interface RunResult {
   gateway: string;
   /** Where the gateway's Prometheus metrics are. */
   metrics: string;
+  /** The file the gateway appends audit events to. */
+  auditLog: string;
   admin?: { organization: string; username: string; password: string };
   demo?: DemoEndpoint;
 }
@@ -86,6 +89,7 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
     const token = await gatewayToken(adminApiOnce, files.gatewayToken);
 
     spinner.start("Starting the gateway");
+    createPrivateFile(files.gatewayAuditLog);
     const gatewayUrl = `http://localhost:${options.gatewayPort}`;
     const gateway = startDetached(
       "gateway",
@@ -100,6 +104,7 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
         ATRIUM_GATEWAY_MANAGEMENT_PORT: String(options.gatewayManagementPort),
         ATRIUM_GATEWAY_HOST: "127.0.0.1",
         ATRIUM_GATEWAY_CACHE_DIR: files.gatewayCache,
+        ATRIUM_GATEWAY_AUDIT_FILE: files.gatewayAuditLog,
       },
       files.logs,
       gatewayUrl,
@@ -126,12 +131,14 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
     writeState(files.state, {
       startedAt: new Date().toISOString(),
       processes: started,
+      gatewayAuditLog: files.gatewayAuditLog,
       ...(demo ? { demo: { endpoint: demo.endpoint } } : {}),
     });
     return {
       controlPlane: controlPlaneUrl,
       gateway: gatewayUrl,
       metrics: `http://127.0.0.1:${options.gatewayManagementPort}/q/metrics`,
+      auditLog: files.gatewayAuditLog,
       ...(admin ? { admin } : {}),
       ...(demo ? { demo } : {}),
     };
@@ -141,6 +148,13 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
     for (const process_ of started.reverse()) await stopProcess(process_.pid, 5000);
     throw error;
   }
+}
+
+/** An existing file kept, a new one created: either way 0600 (audit events name users and addresses). */
+function createPrivateFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, "a", 0o600));
+  chmodSync(file, 0o600);
 }
 
 /** Logged in as the admin: with the first-start password, or the stored login of a later start. */

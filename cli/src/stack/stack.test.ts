@@ -4,7 +4,7 @@
  * tool with them; `status`, a refused second `run`, `stop`, and a restart that kept the data.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +28,24 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** The audit events in `file` once `enough` holds for them (the gateway writes asynchronously). */
+async function auditEvents(file: string, enough: (events: AuditEvent[]) => boolean): Promise<AuditEvent[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const text = readFileSync(file, "utf8");
+    const events = text
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as AuditEvent);
+    if (enough(events) || Date.now() > deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+interface AuditEvent {
+  event: { category: string; action: string; outcome: string };
+  atrium: { auth?: { mode: string }; tool?: { name: string }; exposition: { name: string } };
 }
 
 async function atrium(...args: string[]) {
@@ -78,13 +96,33 @@ describe("atrium run --demo (the quickstart)", () => {
     expect(JSON.stringify(result.structuredContent)).toContain("Rex");
     await client.close();
 
+    // The demo plan has audit on: its gateway writes the events to a 0600 file in the stack's folder.
+    const auditLog = join(root, "stack", "logs", "gateway-audit.jsonl");
+    expect(started.stdout).toContain(`Audit events:  ${auditLog}`);
+    expect(statSync(auditLog).mode & 0o777).toBe(0o600);
+    const isListPetsCall = (e: AuditEvent) => e.event.action === "tool_call" && e.atrium.tool?.name === "listPets";
+    const events = await auditEvents(auditLog, (all) => all.some(isListPetsCall));
+    expect(events.find(isListPetsCall)).toMatchObject({
+      event: { category: "api", outcome: "success" },
+      atrium: { exposition: { name: "demo-petstore" } },
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        event: expect.objectContaining({ category: "authentication", outcome: "success" }),
+        atrium: expect.objectContaining({ auth: { mode: "apiKey" } }),
+      }),
+    );
+    expect(readFileSync(auditLog, "utf8")).not.toContain(String(key));
+
     const status = await atrium("status", "-o", "json");
-    const rows = JSON.parse(status.stdout) as { name: string; state: string; version: string }[];
+    const rows = JSON.parse(status.stdout) as { name: string; state: string; version: string; auditLog?: string }[];
     expect(rows.map((r) => [r.name, r.state])).toEqual([
       ["control-plane", "ready"],
       ["gateway", "ready"],
       ["demo-backend", "ready"],
     ]);
+    expect(rows.find((r) => r.name === "gateway")?.auditLog).toBe(auditLog);
+    expect((await atrium("status")).stdout).toContain(`Audit events: ${auditLog}`);
 
     const again = await atrium("run", ...ports);
     expect(again.code).not.toBe(0);

@@ -9,6 +9,8 @@ export interface StackState {
   startedAt: string;
   processes: StackProcess[];
   demo?: { endpoint: string };
+  /** Where the gateway writes its audit events. */
+  gatewayAuditLog?: string;
 }
 
 export function readState(file: string): StackState | undefined {
