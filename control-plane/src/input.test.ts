@@ -6,29 +6,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiClient,
-  createTestDatabase,
   DATABASE_KINDS,
-  startTestControlPlane,
+  startIsolatedControlPlane,
   TEST_ADMIN,
   type TestControlPlane,
-  type TestDatabase,
 } from "./testing.ts";
 
 describe.each(DATABASE_KINDS)("input the database refuses, on %s", (kind) => {
-  let database: TestDatabase | undefined;
-  let cp: TestControlPlane;
+  let cp: TestControlPlane & { stop(): Promise<void> };
   let gateway: ApiClient;
 
   beforeAll(async () => {
-    database = kind === "postgres" ? await createTestDatabase() : undefined;
-    cp = await startTestControlPlane(kind, { databaseUrl: database?.url });
+    cp = await startIsolatedControlPlane(kind);
     const token = await cp.admin.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 });
     gateway = cp.api.withToken(token.body.token);
   });
-  afterAll(async () => {
-    await cp?.close();
-    await database?.drop();
-  });
+  afterAll(() => cp?.stop());
 
   const fieldsOf = (response: { body: { errors?: { field: string }[] } }) =>
     response.body.errors?.map((error) => error.field);

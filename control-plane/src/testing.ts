@@ -82,6 +82,27 @@ export async function startTestControlPlane(
   return { ...controlPlane, api, admin };
 }
 
+/** A control plane with a database of its own (a fresh PostgreSQL database, or PGlite); `stop` also drops it. */
+export async function startIsolatedControlPlane(
+  kind: DatabaseKind,
+  config?: Partial<ControlPlaneConfig>,
+): Promise<TestControlPlane & { stop(): Promise<void> }> {
+  const database = kind === "postgres" ? await createTestDatabase() : undefined;
+  const controlPlane = await startTestControlPlane(kind, { databaseUrl: database?.url, config }).catch(
+    async (error: unknown) => {
+      await database?.drop();
+      throw error;
+    },
+  );
+  return {
+    ...controlPlane,
+    stop: async () => {
+      await controlPlane.close();
+      await database?.drop();
+    },
+  };
+}
+
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
   body: T;

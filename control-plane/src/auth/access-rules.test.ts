@@ -6,12 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiClient,
-  createTestDatabase,
   DATABASE_KINDS,
-  startTestControlPlane,
+  startIsolatedControlPlane,
   TEST_ADMIN,
   type TestControlPlane,
-  type TestDatabase,
 } from "../testing.ts";
 import { ACCESS_RULES, ACTORS, type Actor, PUBLIC, ruleOf } from "./access-rules.ts";
 
@@ -30,14 +28,12 @@ function fill(path: string): string {
 }
 
 describe.each(DATABASE_KINDS)("access rules on %s", (kind) => {
-  let database: TestDatabase | undefined;
-  let cp: TestControlPlane;
+  let cp: TestControlPlane & { stop(): Promise<void> };
   const clients = {} as Record<Actor, ApiClient>;
   let operations: { method: string; path: string }[] = [];
 
   beforeAll(async () => {
-    database = kind === "postgres" ? await createTestDatabase() : undefined;
-    cp = await startTestControlPlane(kind, { databaseUrl: database?.url });
+    cp = await startIsolatedControlPlane(kind);
     clients["user:admin"] = cp.admin;
     const member = { username: "mia", password: "member-password-1", role: "member" };
     expect((await cp.admin.call("POST", "/api/v1/users", member)).status).toBe(201);
@@ -54,10 +50,7 @@ describe.each(DATABASE_KINDS)("access rules on %s", (kind) => {
       ([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })),
     );
   });
-  afterAll(async () => {
-    await cp?.close();
-    await database?.drop();
-  });
+  afterAll(() => cp?.stop());
 
   it("has a rule for every route of the OpenAPI document, and no rule for a route that is gone", () => {
     const apiOperations = operations.filter((operation) => operation.path.startsWith("/api/v1/"));

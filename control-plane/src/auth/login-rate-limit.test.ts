@@ -3,14 +3,7 @@
  * answered 429 with Retry-After — even with the right password — until the window ends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createTestDatabase,
-  DATABASE_KINDS,
-  startTestControlPlane,
-  TEST_ADMIN,
-  type TestControlPlane,
-  type TestDatabase,
-} from "../testing.ts";
+import { DATABASE_KINDS, startIsolatedControlPlane, TEST_ADMIN, type TestControlPlane } from "../testing.ts";
 import { LOGIN_LIMITS, LoginRateLimiter } from "./login-rate-limit.ts";
 
 describe("the login rate limiter", () => {
@@ -36,17 +29,12 @@ describe("the login rate limiter", () => {
 });
 
 describe.each(DATABASE_KINDS)("login attempts on %s", (kind) => {
-  let database: TestDatabase | undefined;
-  let cp: TestControlPlane;
+  let cp: TestControlPlane & { stop(): Promise<void> };
 
   beforeAll(async () => {
-    database = kind === "postgres" ? await createTestDatabase() : undefined;
-    cp = await startTestControlPlane(kind, { databaseUrl: database?.url });
+    cp = await startIsolatedControlPlane(kind);
   });
-  afterAll(async () => {
-    await cp?.close();
-    await database?.drop();
-  });
+  afterAll(() => cp?.stop());
 
   it("are answered 429 with Retry-After past the user's limit, even with the right password", async () => {
     const wrong = { ...TEST_ADMIN, password: "wrong-password" };

@@ -6,13 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiClient,
-  createTestDatabase,
   DATABASE_KINDS,
   sampleOpenApi,
-  startTestControlPlane,
+  startIsolatedControlPlane,
   TEST_ADMIN,
   type TestControlPlane,
-  type TestDatabase,
 } from "../testing.ts";
 import { fqdnAllowed } from "./registration-bounds.ts";
 
@@ -28,15 +26,13 @@ describe("FQDN patterns", () => {
 });
 
 describe.each(DATABASE_KINDS)("roles on %s", (kind) => {
-  let database: TestDatabase | undefined;
-  let cp: TestControlPlane;
+  let cp: TestControlPlane & { stop(): Promise<void> };
   let member: ApiClient;
   let serviceId: string;
   const member1 = { username: "mo", password: "member-password-1" };
 
   beforeAll(async () => {
-    database = kind === "postgres" ? await createTestDatabase() : undefined;
-    cp = await startTestControlPlane(kind, { databaseUrl: database?.url });
+    cp = await startIsolatedControlPlane(kind);
     expect((await cp.admin.call("POST", "/api/v1/users", { ...member1, role: "member" })).status).toBe(201);
     member = await cp.api.login({ organization: TEST_ADMIN.organization, ...member1 });
     const service = await cp.admin.call("POST", "/api/v1/services", {
@@ -46,10 +42,7 @@ describe.each(DATABASE_KINDS)("roles on %s", (kind) => {
     });
     serviceId = service.body.id;
   });
-  afterAll(async () => {
-    await cp?.close();
-    await database?.drop();
-  });
+  afterAll(() => cp?.stop());
 
   async function token(body: Record<string, unknown>): Promise<ApiClient> {
     const created = await cp.admin.call("POST", "/api/v1/api-tokens", { validityDays: 1, ...body });
