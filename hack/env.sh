@@ -35,10 +35,16 @@ atrium_ensure_node() {
 atrium_ensure_deps() { # npm ci when package-lock.json changed since the last install
   local stamp="$ATRIUM_ROOT/node_modules/.atrium-lock-stamp"
   local want; want="$(node --version) $(sha256sum "$ATRIUM_ROOT/package-lock.json" | cut -d' ' -f1)"
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    atrium_log "installing dependencies (npm ci)"
-    (cd "$ATRIUM_ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2) && echo "$want" > "$stamp"
-  fi
+  [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && return 0
+  # One install at a time: shells sourcing this at once would otherwise wipe each other's node_modules.
+  mkdir -p "$HOME/.cache/atrium"
+  (
+    flock 9
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+      atrium_log "installing dependencies (npm ci)"
+      cd "$ATRIUM_ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2 && echo "$want" > "$stamp"
+    fi
+  ) 9>"$HOME/.cache/atrium/npm-install.lock"
 }
 
 atrium_ensure_node && atrium_ensure_deps

@@ -129,18 +129,15 @@ export interface AuditSinkOptions {
 }
 
 export class AuditLog {
-  private readonly lines: pino.Logger;
+  private readonly lines: DestinationStream;
   private readonly provider: LoggerProvider | undefined;
   private readonly otlp: ReturnType<LoggerProvider["getLogger"]> | undefined;
 
   constructor(options: AuditSinkOptions = {}) {
-    const destination =
+    // The event is the whole line (no level, time or host fields of a logger's own), written
+    // through pino's buffered destination.
+    this.lines =
       options.stream ?? pino.destination({ dest: options.file ?? 1, mkdir: Boolean(options.file), sync: false });
-    // The event is the whole line: no level, time or host fields of pino's own.
-    this.lines = pino(
-      { base: null, timestamp: false, messageKey: "message", formatters: { level: () => ({}) } },
-      destination,
-    );
     if (options.otlp) {
       this.provider = new LoggerProvider({
         resource: resourceFromAttributes({
@@ -162,8 +159,8 @@ export class AuditLog {
   }
 
   private write(event: Event): void {
+    this.lines.write(`${JSON.stringify(event)}\n`);
     const { message, ...fields } = event;
-    this.lines.info(fields, message as string);
     this.otlp?.emit({
       severityNumber: SeverityNumber.INFO,
       severityText: "INFO",
@@ -175,6 +172,10 @@ export class AuditLog {
   /** Sends what is buffered (OTLP batches, file writes). */
   async close(): Promise<void> {
     await this.provider?.shutdown();
-    this.lines.flush();
+    try {
+      (this.lines as DestinationStream & { flushSync?: () => void }).flushSync?.();
+    } catch {
+      // Not open yet: nothing was written.
+    }
   }
 }

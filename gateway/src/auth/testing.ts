@@ -1,0 +1,181 @@
+/**
+ * Test support: a real OAuth 2.0 / OpenID Connect authorization server (oidc-provider) on
+ * 127.0.0.1, issuing RS256 JWT access tokens through client credentials and through
+ * authorization code + PKCE (logins finish by themselves, as user `alice` unless told
+ * otherwise), and the private key it signs with, so tests can also hand-mint hostile tokens.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from "jose";
+import Provider from "oidc-provider";
+
+export const CLIENT_ID = "mcp-test-client";
+export const CLIENT_SECRET = "mcp-test-client-secret-of-32-characters";
+export const PUBLIC_CLIENT_ID = "mcp-public-client";
+export const REDIRECT_URI = "http://127.0.0.1/callback";
+/** Every scope the authorization server grants for any resource. */
+export const SCOPES = ["tools:read", "tools:write", "pets:admin"];
+
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+  jwk: JWK;
+}
+
+export async function signingKey(kid: string, alg = "RS256"): Promise<SigningKey> {
+  const { privateKey } = await generateKeyPair(alg, { extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), kid, alg, use: "sig" };
+  return { kid, privateKey, jwk };
+}
+
+export interface TestAuthorizationServer {
+  issuer: string;
+  jwksUri: string;
+  /** The key tokens are signed with now (the first of the key set). */
+  key: SigningKey;
+  /** The user the next interactive login finishes as. */
+  loginAs: string;
+  /** Replaces the key set (new key first): a rotation at the authorization server. */
+  rotate(next: SigningKey): Promise<void>;
+  /** A token from the token endpoint (client credentials) for `resource`. */
+  clientCredentials(resource: string, scope?: string): Promise<string>;
+  /** A token signed with the server's key, with any claims (hostile tokens). */
+  mint(claims: JWTPayload, options?: { key?: SigningKey; alg?: string; expiresIn?: string | number }): Promise<string>;
+  /** How many times the key set was fetched. */
+  jwksFetches: number;
+  close(): Promise<void>;
+}
+
+function configuration(keys: SigningKey[]) {
+  return {
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        grant_types: ["client_credentials"],
+        redirect_uris: [],
+        response_types: [],
+      },
+      {
+        client_id: PUBLIC_CLIENT_ID,
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+        redirect_uris: [REDIRECT_URI],
+        response_types: ["code"],
+      },
+    ],
+    jwks: { keys: keys.map((key) => key.jwk) },
+    scopes: ["openid", "offline_access", ...SCOPES],
+    clientBasedCORS: () => true,
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      registration: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string[]) => oneOf?.[0],
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, resource: string) => ({
+          audience: resource,
+          scope: SCOPES.join(" "),
+          accessTokenFormat: "jwt",
+          accessTokenTTL: 300,
+          jwt: { sign: { alg: "RS256" } },
+        }),
+      },
+    },
+    // Logins finish at once: the interaction URL grants everything asked, as `loginAs`.
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
+  };
+}
+
+export async function startAuthorizationServer(): Promise<TestAuthorizationServer> {
+  let server: Server | undefined;
+  let provider: InstanceType<typeof Provider>;
+  const state = { loginAs: "alice", jwksFetches: 0, keys: [await signingKey("key-1")] };
+  const listen = (port: number) =>
+    new Promise<number>((resolve) => {
+      server = createServer(async (req, res) => {
+        if (req.url?.startsWith("/jwks")) state.jwksFetches += 1;
+        const interaction = /^\/interaction\/([^/?]+)/.exec(req.url ?? "");
+        if (!interaction) return provider.callback()(req, res);
+        // Auto-login and consent: a grant of every requested scope for every requested resource.
+        const details = await provider.interactionDetails(req, res);
+        const accountId = state.loginAs;
+        const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+        grant.addOIDCScope("openid offline_access");
+        const resources = details.params.resource;
+        for (const resource of [resources].flat().filter((r): r is string => typeof r === "string"))
+          grant.addResourceScope(resource, String(details.params.scope ?? ""));
+        const grantId = await grant.save();
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
+      });
+      const listening = server;
+      listening.listen(port, "127.0.0.1", () => resolve((listening.address() as AddressInfo).port));
+    });
+  const port = await listen(0);
+  const issuer = `http://127.0.0.1:${port}`;
+  const build = () => {
+    provider = new Provider(issuer, configuration(state.keys) as never);
+    // The gateway and the SDK client talk plain HTTP to 127.0.0.1.
+    provider.proxy = true;
+  };
+  build();
+
+  const as: TestAuthorizationServer = {
+    issuer,
+    jwksUri: `${issuer}/jwks`,
+    get key() {
+      return state.keys[0] as SigningKey;
+    },
+    get loginAs() {
+      return state.loginAs;
+    },
+    set loginAs(user: string) {
+      state.loginAs = user;
+    },
+    get jwksFetches() {
+      return state.jwksFetches;
+    },
+    rotate: async (next) => {
+      state.keys = [next, ...state.keys];
+      build();
+    },
+    clientCredentials: async (resource, scope = SCOPES.join(" ")) => {
+      const response = await fetch(`${issuer}/token`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`,
+        },
+        body: new URLSearchParams({ grant_type: "client_credentials", resource, scope }),
+      });
+      const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
+      if (!body.access_token) throw new Error(`token endpoint: ${body.error}: ${body.error_description}`);
+      return body.access_token;
+    },
+    mint: async (claims, options = {}) => {
+      const key = options.key ?? (state.keys[0] as SigningKey);
+      const jwt = new SignJWT({ scope: SCOPES.join(" "), ...claims })
+        .setProtectedHeader({ alg: options.alg ?? "RS256", kid: key.kid, typ: "at+jwt" })
+        .setIssuedAt();
+      if (claims.iss === undefined) jwt.setIssuer(issuer);
+      if (claims.sub === undefined) jwt.setSubject("alice");
+      if (claims.exp === undefined) jwt.setExpirationTime(options.expiresIn ?? "5m");
+      return jwt.sign(key.privateKey);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server?.closeAllConnections();
+        server?.close(() => resolve());
+      }),
+  };
+  return as;
+}
