@@ -95,11 +95,11 @@ export class Backends {
         path += `${path.includes("?") ? "&" : "?"}${encodeURIComponent(secret.name)}=${encodeURIComponent(text)}`;
       else headers[secret.name.toLowerCase()] = text;
     }
+    const options: Dispatcher.DispatchOptions = { method: call.method as "GET", path, headers, body: call.body };
+    const pool = this.pool(target.origin);
+    const share = this.share(scope.share);
     const outcome = await new Promise<CallResult>((resolve) => {
-      const pending = new PendingCall(this.maxBodyBytes, timeoutMs, resolve);
-      const pool = this.pool(target.origin);
-      pending.dispatch = () => pool.dispatch({ method: call.method as "GET", path, headers, body: call.body }, pending);
-      this.share(scope.share).enter(pending);
+      share.enter(new PendingCall(pool, options, share, this.maxBodyBytes, timeoutMs, resolve));
     });
     if (outcome.kind === "timeout") return { kind: "timeout", ms: plan.backendTimeoutMs };
     if (outcome.kind === "failed") {
@@ -148,7 +148,6 @@ class Share {
   private readonly waiting: PendingCall[] = [];
 
   enter(call: PendingCall): void {
-    call.onSettled = () => this.leave();
     if (this.active < SHARE_CONNECTIONS) this.start(call);
     else this.waiting.push(call);
   }
@@ -159,7 +158,8 @@ class Share {
     call.send();
   }
 
-  private leave(): void {
+  /** A started call settled: its slot goes to the next call still waiting. */
+  leave(): void {
     this.active--;
     let next = this.waiting.shift();
     // Calls that timed out while waiting settled without a slot: skip them.
@@ -183,8 +183,9 @@ class PendingCall implements Dispatcher.DispatchHandler {
   settled = false;
   /** Holds a slot of its share (a call that times out while waiting never does). */
   started = false;
-  dispatch: () => void = () => undefined;
-  onSettled: () => void = () => undefined;
+  private readonly pool: Dispatcher;
+  private readonly options: Dispatcher.DispatchOptions;
+  private readonly share: Share;
   private controller: Dispatcher.DispatchController | undefined;
   private readonly timer: NodeJS.Timeout;
   private status = 0;
@@ -194,7 +195,17 @@ class PendingCall implements Dispatcher.DispatchHandler {
   private readonly max: number;
   private readonly resolve: (result: CallResult) => void;
 
-  constructor(max: number, timeoutMs: number, resolve: (result: CallResult) => void) {
+  constructor(
+    pool: Dispatcher,
+    options: Dispatcher.DispatchOptions,
+    share: Share,
+    max: number,
+    timeoutMs: number,
+    resolve: (result: CallResult) => void,
+  ) {
+    this.pool = pool;
+    this.options = options;
+    this.share = share;
     this.max = max;
     this.resolve = resolve;
     this.timer = setTimeout(() => {
@@ -205,7 +216,7 @@ class PendingCall implements Dispatcher.DispatchHandler {
 
   send(): void {
     try {
-      this.dispatch();
+      this.pool.dispatch(this.options, this);
     } catch (error) {
       this.settle({ kind: "failed", error: error as Error });
     }
@@ -257,7 +268,7 @@ class PendingCall implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
-    if (this.started) this.onSettled();
+    if (this.started) this.share.leave();
     this.resolve(result);
   }
 }
