@@ -135,7 +135,7 @@ function serverOptions(parts: GatewayParts): FastifyServerOptions {
   };
 }
 
-export function withoutQuery(url: string): string {
+function withoutQuery(url: string): string {
   const query = url.indexOf("?");
   return query === -1 ? url : url.slice(0, query);
 }
