@@ -10,9 +10,9 @@ import { CredentialWatch } from "./auth/credential-watch.ts";
 import type { ControlPlaneConfig } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { type Database, openDatabase } from "./db/database.ts";
-import { storedSecrets } from "./routes/secrets.ts";
 import { assertAllDecryptable } from "./secrets/reencrypt.ts";
 import { cipherFor } from "./secrets/startup.ts";
+import { storedSecrets } from "./secrets/stored.ts";
 import { buildServer } from "./server.ts";
 import { ChangeHub } from "./stream/hub.ts";
 

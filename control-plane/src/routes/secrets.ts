@@ -9,10 +9,10 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requirePlatformAdmin } from "../auth/access-rules.ts";
 import type { AppContext } from "../context.ts";
-import type { Db } from "../db/database.ts";
 import { secrets } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import { reencryptAll, type StoredSecret } from "../secrets/reencrypt.ts";
+import { reencryptAll } from "../secrets/reencrypt.ts";
+import { secretContext, storedSecrets } from "../secrets/stored.ts";
 import { recordChange } from "../stream/changes.ts";
 import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
 
@@ -20,14 +20,6 @@ const secretValue = z.string().min(1).max(65536).describe("The secret; write-onl
 const secretView = z.object({ id: z.string(), name: z.string(), ...timestamps });
 type SecretRow = typeof secrets.$inferSelect;
 const view = (row: SecretRow) => ({ id: row.id, name: row.name, ...timestampsOf(row) });
-
-/** Additional authenticated data: a value copied to another row does not decrypt. */
-export const secretContext = (id: string) => `secret:${id}`;
-
-export async function* storedSecrets(db: Db): AsyncGenerator<StoredSecret> {
-  const rows = await db.select({ id: secrets.id, value: secrets.encryptedValue }).from(secrets);
-  for (const row of rows) yield { id: row.id, context: secretContext(row.id), value: row.value };
-}
 
 export const secretRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();

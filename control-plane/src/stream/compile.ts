@@ -17,9 +17,8 @@ import {
   services,
 } from "../db/schema.ts";
 import type { NormalizedOperation } from "../openapi/operation.ts";
-
-import { secretContext } from "../routes/secrets.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
+import { secretContext } from "../secrets/stored.ts";
 import type { CompiledExposition, PlanSettings } from "./contract.ts";
 
 export interface CompiledEntry {
