@@ -36,12 +36,12 @@ export function metadataUrls(issuer: string): string[] {
 }
 
 async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
+  // undici's request follows no redirects.
   const response = await request(url, {
     headers: { accept: "application/json" },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    maxRedirections: 0,
-  } as Parameters<typeof request>[1]);
+  });
   const length = Number(response.headers["content-length"] ?? 0);
   if (response.statusCode !== 200 || length > MAX_METADATA_BYTES) {
     await response.body.dump();
