@@ -10,9 +10,10 @@ import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { services } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import { OpenApiImportError } from "../openapi/errors.ts";
+import { OpenApiImportError, tooDeep } from "../openapi/errors.ts";
 import { type FetchPolicy, fetchPolicyFromEnv } from "../openapi/fetch-document.ts";
 import { importOpenApi } from "../openapi/import.ts";
+import { maxDocumentDepth } from "../openapi/limits.ts";
 import type { ImportedDocument } from "../openapi/operation.ts";
 import { recordChange } from "../stream/changes.ts";
 import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
@@ -71,6 +72,17 @@ async function imported(
     if (error instanceof OpenApiImportError)
       throw errors.invalidOpenApi(error.code, error.message, field, error.location);
     throw error;
+  }
+}
+
+/** An upload sent as JSON, back to text; one nested too deep to serialize is the import's nesting limit. */
+function uploadedJsonText(body: unknown): string {
+  try {
+    return JSON.stringify(body ?? "");
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const tooDeepError = tooDeep(maxDocumentDepth, undefined);
+    throw errors.invalidOpenApi(tooDeepError.code, tooDeepError.message, "body", undefined);
   }
 }
 
@@ -143,7 +155,7 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
     "/services/import",
     { schema: { querystring: importQuery, body: z.unknown(), response: { 201: serviceView } } },
     async (request, reply) => {
-      const text = typeof request.body === "string" ? request.body : JSON.stringify(request.body ?? "");
+      const text = typeof request.body === "string" ? request.body : uploadedJsonText(request.body);
       if (!text.trim())
         throw errors.invalidField("body", "send the OpenAPI document (JSON or YAML) as the request body");
       const document = await imported({ text }, "body", fetchPolicy);
