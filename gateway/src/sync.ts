@@ -225,9 +225,11 @@ export class ControlPlaneSync {
       throw new SyncFailure("credential refused", `registration refused (${response.status}): ${response.text}`);
     }
     if (response.status !== 200) {
-      throw new SyncFailure("refused", `registration refused (${response.status}): ${response.text.slice(0, 300)}`);
+      // A 5xx is a control plane in trouble (or shutting down), not a verdict on this gateway.
+      const kind = response.status >= 500 ? "unreachable" : "refused";
+      throw new SyncFailure(kind, `registration refused (${response.status}): ${response.text.slice(0, 300)}`);
     }
-    const answer = registrationAnswer.safeParse(JSON.parse(response.text));
+    const answer = registrationAnswer.safeParse(parseJson(response.text));
     if (!answer.success) throw new SyncFailure("unreadable message", "unreadable registration answer");
     this.healthIntervalMs = answer.data.healthIntervalSeconds * 1000;
     this.heartbeatMs = (answer.data.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS) * 1000;
@@ -391,7 +393,8 @@ export class ControlPlaneSync {
     }
     if (response.statusCode !== 200) {
       const text = await response.body.text();
-      throw new SyncFailure("refused", `change stream refused (${response.statusCode}): ${text.slice(0, 300)}`);
+      const kind = response.statusCode >= 500 ? "unreachable" : "refused";
+      throw new SyncFailure(kind, `change stream refused (${response.statusCode}): ${text.slice(0, 300)}`);
     }
     // Problems are sent again on each new stream: the control plane may have forgotten them.
     this.reportedProblems = undefined;
@@ -504,6 +507,14 @@ export class ControlPlaneSync {
       refusals: this.registry.refusals(),
       endedSessions: this.sessions.endedSessions(),
     });
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 
