@@ -47,7 +47,7 @@ export interface GatewayConfig {
   maxConnectionsPerAddress: number;
   /** OAuth: least time between two fetches of an issuer's key set (an unknown `kid` waits for it). */
   jwksCooldownMs: number;
-  /** OAuth: verified tokens remembered until they expire (oldest dropped first). */
+  /** OAuth: verified tokens remembered until they expire (least recently used dropped first). */
   tokenCacheSize: number;
   /** Audit events go to this file as JSON lines; standard output when absent. */
   auditFile: string | undefined;

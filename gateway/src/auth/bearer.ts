@@ -72,7 +72,7 @@ function refusalOf(error: unknown, issuer: string): AuthRefusal {
 export class BearerVerifier {
   readonly keys: IssuerKeys;
   private readonly cacheSize: number;
-  /** SHA-256 of a token → its principal. Oldest first, for eviction. */
+  /** SHA-256 of a token → its principal, least recently used first (a Map keeps insertion order). */
   private readonly verified = new Map<string, TokenPrincipal>();
 
   constructor(keys: IssuerKeys, cacheSize: number) {
@@ -87,9 +87,10 @@ export class BearerVerifier {
     const key = hash("sha256", token, "base64");
     const cached = this.verified.get(key);
     if (cached) {
-      if (Date.now() <= cached.validUntilMs) return cached;
       this.verified.delete(key);
-      throw refusals.invalidToken("it has expired");
+      if (Date.now() > cached.validUntilMs) throw refusals.invalidToken("it has expired");
+      this.verified.set(key, cached); // most recently used last: eviction takes the least recently used
+      return cached;
     }
     if (!JWS_COMPACT.test(token)) throw refusals.invalidToken("it is not a well-formed signed JWT");
     const principal = await this.verifySignature(token);
