@@ -72,9 +72,15 @@ export function serve(exposition: CompiledExposition, allowEnv: EnvPolicy = defa
 }
 
 function compiled(exposition: CompiledExposition): ServedExposition {
+  const toolset = compileToolset(exposition);
+  // Fail closed: a per-tool scope on a name no tool has would leave the intended tool unguarded.
+  const unknown = Object.keys(exposition.plan.oauth?.toolScopes ?? {}).filter((name) => !toolset.get(name));
+  if (unknown.length > 0) {
+    throw new Error(`oauth.toolScopes names tools this Exposition does not have: ${unknown.join(", ")}`);
+  }
   return {
     exposition,
-    toolset: compileToolset(exposition),
+    toolset,
     templates: compileTemplates(exposition.resourceTemplates),
     backend: parseBackendEndpoint(exposition.plan.backendEndpoint),
     apiKeyHash: exposition.plan.apiKeyHash ? Buffer.from(exposition.plan.apiKeyHash, "hex") : undefined,

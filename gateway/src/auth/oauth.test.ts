@@ -77,6 +77,7 @@ beforeAll(async () => {
   // Nothing listens on port 9 of the loopback: keys that cannot be fetched.
   await publish("jwks-down", { oauth: { issuer: as.issuer, jwksUri: "http://127.0.0.1:9/jwks" } });
   await publish("discovery-down", { oauth: { issuer: "http://127.0.0.1:9" } });
+  await publish("scope-typo", { oauth: { issuer: as.issuer, toolScopes: { createPets: ["tools:write"] } } });
   auditDir = mkdtempSync(join(tmpdir(), "atrium-audit-"));
   gateway = await stack.startGateway({ auditFile: join(auditDir, "audit.jsonl") });
   await waitFor(() => gateway.registry.size === 6, "the OAuth Expositions served");
@@ -321,6 +322,17 @@ async function unsignedLike(claims: Record<string, unknown>, alg: string, withou
   const signature = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", privateKey, new TextEncoder().encode(input));
   return `${input}.${Buffer.from(signature).toString("base64url")}`;
 }
+
+describe("per-tool scopes", () => {
+  it("are not served when they name a tool the Exposition does not have, and the control plane says why", async () => {
+    const token = await as.mint({ aud: resource("scope-typo") });
+    expect((await call("scope-typo", "tools/list", {}, token)).status).toBe(404);
+    const view = async () =>
+      (await stack.controlPlane.admin.call("GET", `/api/v1/expositions/${expositions["scope-typo"]}`)).body;
+    await waitFor(async () => ((await view()).problems ?? []).length > 0, "the problem reported");
+    expect(JSON.stringify((await view()).problems)).toContain("oauth.toolScopes names tools");
+  });
+});
 
 describe("protected-resource metadata (RFC 9728)", () => {
   it("is served at the path-inserted URL of both endpoint shapes", async () => {
