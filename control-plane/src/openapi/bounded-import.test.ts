@@ -126,4 +126,27 @@ describe("importOpenApi: bad input is a located 4xx, never a crash", () => {
     expect(error.message).toContain("'name' must be at least 1 character long");
     expect(error.location).toMatchObject({ pointer: "/paths/~1a/get/parameters/0/name", line: 1 });
   });
+
+  it.each([
+    ["C", { C: { allOf: [{ $ref: "#/components/schemas/C" }] } }],
+    ["A", { A: { anyOf: [{ $ref: "#/components/schemas/B" }] }, B: { not: { $ref: "#/components/schemas/A" } } }],
+  ])("refuses a schema that applies itself to the same value in a loop (%s)", async (name, schemas) => {
+    const text = JSON.stringify({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/a": {
+          post: {
+            requestBody: { content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } },
+            responses: ok,
+          },
+        },
+      },
+      components: { schemas },
+    });
+    const error = await importError({ text });
+    expect(error.code).toBe("OPENAPI_INVALID");
+    expect(error.message).toContain("applies itself to the same value in a loop");
+    expect(error.location?.pointer).toMatch(/^\/components\/schemas\/[ABC]$/);
+  });
 });

@@ -279,3 +279,11 @@ export function withoutContent(error: OpenApiImportError, url: string): OpenApiI
       : { line, ...(error.location?.column === undefined ? {} : { column: error.location.column }) },
   );
 }
+
+export function selfApplied(name: string, location: SourceLocation): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_INVALID",
+    `The OpenAPI document is invalid: schema '${name}'${describeLocation(location)} applies itself to the same value in a loop (through allOf, anyOf, oneOf, not, if/then/else or dependentSchemas), never going down into a property or an item: no value can be validated against it. Make the recursion go through 'properties' or 'items'`,
+    location,
+  );
+}

@@ -145,7 +145,7 @@ export async function importText(rawText: string, documentUrl?: string): Promise
   const { document: imported, sites } = normalizeDocument(dereferenced as JsonObject, {
     dialect,
     openapiVersion: version,
-    converter: createSchemaConverter({ dialect, refOrigins, maxNodes: maxSchemaNodes, onCycle }),
+    converter: createSchemaConverter({ dialect, refOrigins, maxNodes: maxSchemaNodes, onCycle, locate }),
     ...(documentUrl === undefined ? {} : { documentUrl }),
     locate,
     onCycle,

@@ -17,9 +17,10 @@
  * - 2.0 `type: file` becomes `{type: "string", format: "binary"}`.
  * Everywhere, `discriminator.mapping` is dropped: its values are pointers into the original document.
  */
-import { schemasTooLarge } from "./errors.ts";
-import { childPointer } from "./json-pointer.ts";
+import { schemasTooLarge, selfApplied } from "./errors.ts";
+import { childPointer, refToPointer } from "./json-pointer.ts";
 import { SINGLE_SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./json-schema-keywords.ts";
+import type { Locate } from "./locate.ts";
 import { copyJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "./plain-json.ts";
 
 export type SchemaDialect = "2.0" | "3.0" | "3.1";
@@ -32,6 +33,8 @@ export type SchemaConverterOptions = {
   maxNodes: number;
   /** Builds the error thrown when a non-schema value contains itself. */
   onCycle: (pointer: string) => Error;
+  /** Places a pointer of the document in the submitted text, for errors; pointer only when absent. */
+  locate?: Locate;
 };
 
 export type SchemaConverter = {
@@ -40,6 +43,30 @@ export type SchemaConverter = {
   /** Copies a non-schema value (an `x-` extension) as plain JSON, counted against the same limit. */
   copy(value: unknown, pointer: string): JsonValue;
 };
+
+/** A shared schema, converted once per document, with the names its body refers to. */
+type SharedSchema = {
+  body: JsonValue;
+  uses: Set<string>;
+  /** Names applied to the same value as this schema (not to a property or an item of it). */
+  inPlaceUses: Set<string>;
+  nodes: number;
+  /** Where it is written (its $ref's target), else where it was first met; for errors. */
+  pointer: string;
+};
+
+/** Keywords whose subschemas apply to the very value their schema validates. */
+const inPlaceKeywords = new Set([
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "dependencies",
+]);
 
 /** Keywords that only describe; a schema made of these alone accepts every value. */
 const annotationKeywords = new Set([
@@ -55,10 +82,13 @@ const annotationKeywords = new Set([
 
 export function createSchemaConverter(options: SchemaConverterOptions): SchemaConverter {
   const { dialect, refOrigins, maxNodes, onCycle } = options;
+  const locate: Locate = options.locate ?? ((pointer) => ({ pointer }));
   const namesByNode = new Map<object, string>();
   const usedNames = new Set<string>();
   /** Every shared schema converted once per document, with the names its body refers to. */
-  const defs = new Map<string, { body: JsonValue; uses: Set<string>; nodes: number }>();
+  const defs = new Map<string, SharedSchema>();
+  /** Shared schemas known not to apply themselves to the same value in a loop. */
+  const terminating = new Set<string>();
   let producedNodes = 0;
 
   const count = (nodes: number): void => {
@@ -86,31 +116,48 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
   };
 
   /** One conversion: the names it refers to, and shared schemas met but not converted yet. */
-  type Context = { ancestors: Set<object>; uses: Set<string>; pending: Array<[object, string]> };
+  type Context = {
+    ancestors: Set<object>;
+    uses: Set<string>;
+    /** The names applied to the very value the conversion's top schema validates (see `inPlaceKeywords`). */
+    inPlaceUses: Set<string>;
+    pending: Array<[object, string]>;
+  };
 
-  const convertNode = (node: unknown, context: Context, pointer: string): JsonValue => {
+  const convertNode = (node: unknown, context: Context, pointer: string, inPlace: boolean): JsonValue => {
     if (typeof node === "boolean") return node;
-    if (Array.isArray(node)) return node.map((item, index) => convertNode(item, context, childPointer(pointer, index)));
+    if (Array.isArray(node)) {
+      return node.map((item, index) => convertNode(item, context, childPointer(pointer, index), inPlace));
+    }
     if (!isPlainObject(node)) return copyData(node, pointer);
     // A schema reached through a $ref stays a reference: shared schemas are converted once, and
     // a schema referring to another any number of times grows linearly, never exponentially.
     if (context.ancestors.has(node) || refOrigins.has(node)) {
       const name = defName(node);
       if (!defs.has(name)) {
-        defs.set(name, { body: {}, uses: new Set(), nodes: 0 }); // reserved: its body may refer to it
+        // reserved: its body may refer to it
+        const origin = refOrigins.get(node);
+        const written = origin === undefined ? undefined : refToPointer(origin);
+        defs.set(name, { body: {}, uses: new Set(), inPlaceUses: new Set(), nodes: 0, pointer: written ?? pointer });
         context.pending.push([node, pointer]);
       }
       context.uses.add(name);
+      if (inPlace) context.inPlaceUses.add(name);
       count(1);
       return { $ref: `#/$defs/${name}` };
     }
     context.ancestors.add(node);
-    const converted = convertBody(node, context, pointer);
+    const converted = convertBody(node, context, pointer, inPlace);
     context.ancestors.delete(node);
     return converted;
   };
 
-  const convertBody = (node: Record<string, unknown>, context: Context, pointer: string): JsonObject => {
+  const convertBody = (
+    node: Record<string, unknown>,
+    context: Context,
+    pointer: string,
+    inPlace: boolean,
+  ): JsonObject => {
     count(1);
     const out: JsonObject = {};
     let nullable = false;
@@ -122,12 +169,13 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
         nullable ||= value === true;
         continue;
       }
+      const applied = inPlace && inPlaceKeywords.has(keyword);
       if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword) || SUBSCHEMA_LIST_KEYWORDS.has(keyword)) {
-        setOwn(out, keyword, convertNode(value, context, at));
+        setOwn(out, keyword, convertNode(value, context, at, applied));
       } else if (SUBSCHEMA_MAP_KEYWORDS.has(keyword) && isPlainObject(value)) {
         const map: JsonObject = {};
         for (const [name, subschema] of Object.entries(value)) {
-          setOwn(map, name, convertNode(subschema, context, childPointer(at, name)));
+          setOwn(map, name, convertNode(subschema, context, childPointer(at, name), applied));
         }
         setOwn(out, keyword, map);
       } else if (keyword === "dependencies" && isPlainObject(value)) {
@@ -139,7 +187,7 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
             name,
             Array.isArray(dependency)
               ? copyData(dependency, dependencyAt)
-              : convertNode(dependency, context, dependencyAt),
+              : convertNode(dependency, context, dependencyAt, applied),
           );
         }
         setOwn(out, keyword, map);
@@ -160,10 +208,32 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
     for (let next = pending.pop(); next; next = pending.pop()) {
       const [node, pointer] = next;
       const before = producedNodes;
-      const context: Context = { ancestors: new Set([node]), uses: new Set(), pending };
-      const body = convertBody(node as Record<string, unknown>, context, pointer);
-      defs.set(defName(node), { body, uses: context.uses, nodes: producedNodes - before });
+      const context: Context = { ancestors: new Set([node]), uses: new Set(), inPlaceUses: new Set(), pending };
+      const body = convertBody(node as Record<string, unknown>, context, pointer, true);
+      const { uses, inPlaceUses } = context;
+      const name = defName(node);
+      const reserved = defs.get(name)?.pointer ?? pointer;
+      defs.set(name, { body, uses, inPlaceUses, nodes: producedNodes - before, pointer: reserved });
     }
+  };
+
+  /**
+   * Refuses a shared schema that applies itself to the same value in a loop (`C: {allOf: [C]}`,
+   * `A: {anyOf: [B]}, B: {not: A}`): no value could be validated against it, and a validator
+   * would recurse until its stack overflows. Recursion through a property or an item is fine.
+   */
+  const checkTerminates = (start: string): void => {
+    const onPath = new Set<string>();
+    const visit = (name: string): void => {
+      if (terminating.has(name)) return;
+      const def = defs.get(name);
+      if (onPath.has(name)) throw selfApplied(name, locate(def?.pointer ?? ""));
+      onPath.add(name);
+      for (const used of def?.inPlaceUses ?? []) visit(used);
+      onPath.delete(name);
+      terminating.add(name);
+    };
+    visit(start);
   };
 
   /** The names `uses` refers to, directly or through other shared schemas. */
@@ -180,17 +250,18 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
 
   return {
     convert(schema, pointer) {
-      const context: Context = { ancestors: new Set(), uses: new Set(), pending: [] };
+      const context: Context = { ancestors: new Set(), uses: new Set(), inPlaceUses: new Set(), pending: [] };
       // The top schema itself is written out (its $ref, if any, followed once), so a tool's
       // arguments read as properties rather than a lone reference.
       let converted: JsonValue;
       if (isPlainObject(schema)) {
         context.ancestors.add(schema);
-        converted = convertBody(schema, context, pointer);
+        converted = convertBody(schema, context, pointer, true);
       } else {
-        converted = convertNode(schema, context, pointer);
+        converted = convertNode(schema, context, pointer, true);
       }
       convertPending(context.pending);
+      for (const name of context.inPlaceUses) checkTerminates(name);
       const root: JsonObject = isPlainObject(converted) ? converted : converted === false ? { not: {} } : {};
       const names = closure(context.uses);
       if (names.length > 0) {
