@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { CompiledExposition } from "@atrium/control-plane/stream";
 import type { FastifyBaseLogger } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
-import { Backends } from "./backend.ts";
+import { Backends, SHARE_CONNECTIONS } from "./backend.ts";
 import { parseBackendEndpoint } from "./tools/request.ts";
 
 const backends = new Backends({ maxBodyBytes: 1024 });
@@ -59,6 +59,39 @@ describe("Backends", () => {
     });
     expect(JSON.stringify(logged)).not.toContain("s3cret-value");
     expect(JSON.stringify(logged)).not.toContain("status=sold");
+  });
+
+  it("times out calls waiting for their share at the timeout too, and closes the connections of those it aborts", async () => {
+    let received = 0;
+    const server = createServer(() => {
+      received++; // and never answers
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const share = {};
+      const started = performance.now();
+      const outcomes = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          backends.call(
+            parseBackendEndpoint(`http://127.0.0.1:${port}`),
+            { backendTimeoutMs: 300 } as CompiledExposition["plan"],
+            { method: "GET", path: "/", headers: {} },
+            {},
+            { share },
+          ),
+        ),
+      );
+      expect(outcomes.every((outcome) => outcome.kind === "timeout")).toBe(true);
+      expect(performance.now() - started).toBeLessThan(800); // not 3 × 300 ms
+      expect(received).toBeLessThanOrEqual(SHARE_CONNECTIONS);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const open = await new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count)));
+      expect(open).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("gives a call the deadline leaves no time for the gateway's timeout at once", async () => {

@@ -95,7 +95,15 @@ export class Backends {
         path += `${path.includes("?") ? "&" : "?"}${encodeURIComponent(secret.name)}=${encodeURIComponent(text)}`;
       else headers[secret.name.toLowerCase()] = text;
     }
-    const options: Dispatcher.DispatchOptions = { method: call.method as "GET", path, headers, body: call.body };
+    const options: Dispatcher.DispatchOptions = {
+      method: call.method as "GET",
+      path,
+      headers,
+      body: call.body,
+      // The call's own timer (PendingCall) covers all of it: undici's would only cover the exchange.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    };
     const pool = this.pool(target.origin);
     const share = this.share(scope.share);
     const outcome = await new Promise<CallResult>((resolve) => {
