@@ -265,7 +265,7 @@ const reasonWithoutContent: Record<OpenApiImportErrorCode, string> = {
  * not become a way to read what the control plane can reach): the code's reason and the line.
  */
 export function withoutContent(error: OpenApiImportError, url: string): OpenApiImportError {
-  if (error.code === "OPENAPI_TOO_LARGE") return error; // built from limits only
+  if (error.code === "OPENAPI_TOO_LARGE" && error.location === undefined) return error; // built from limits only
   const line = error.location?.line;
   const where =
     line === undefined

@@ -58,6 +58,7 @@ describe("URL import behind the SSRF guard", () => {
       else if (url === "/not-yaml") response.end(`${secret}: [unclosed, ${secret}`);
       else if (url === "/bad-version") response.end(JSON.stringify({ openapi: secret }));
       else if (url === "/invalid") response.end(petstore.replace('"title"', `"${secret}"`));
+      else if (url === "/too-deep") response.end(`{"${secret}":${"[".repeat(200)}${"]".repeat(200)}}`);
       else {
         response.statusCode = 404;
         response.end(secret);
@@ -115,7 +116,7 @@ describe("URL import behind the SSRF guard", () => {
     expect(other.requests).toEqual([]);
   });
 
-  it.each(["/not-openapi", "/not-yaml", "/bad-version", "/invalid", "/missing"])(
+  it.each(["/not-openapi", "/not-yaml", "/bad-version", "/invalid", "/too-deep", "/missing"])(
     "never echoes what it downloaded (%s)",
     async (path) => {
       const error = await importError(
