@@ -13,23 +13,26 @@
  * gateway cannot serve is skipped and reported to the control plane, the others are applied and
  * the revision advances. Every applied state is written to the cache (see cache.ts).
  *
- * Sessions ended here are reported to the control plane in batches, which streams them to every
- * gateway serving the Exposition (this one included); those ended elsewhere arrive with the stream.
+ * Sessions ended here are reported to the control plane in batches (ended-session-reports.ts),
+ * which streams them to every gateway serving the Exposition (this one included); those ended
+ * elsewhere arrive with the stream. Skipped Expositions are reported by problem-reports.ts.
  */
 import { randomBytes } from "node:crypto";
 import {
   changesEnvelope,
   type EndedSession,
-  type ExpositionProblem,
   endedSession,
   registrationAnswer,
   snapshotEnvelope,
 } from "@atrium/control-plane/stream";
 import { createParser } from "eventsource-parser";
-import { Agent, request } from "undici";
+import { request } from "undici";
 import { ConfigurationCache, credentialFingerprint } from "./cache.ts";
 import type { GatewayConfig } from "./config.ts";
+import { BACKOFF_MAX_MS, backoffMs, ControlPlaneClient, parseJson } from "./control-plane-client.ts";
+import { EndedSessionReports } from "./ended-session-reports.ts";
 import type { SessionSigner } from "./mcp/sessions.ts";
+import { ProblemReports } from "./problem-reports.ts";
 import type { ExpositionRegistry, Refusal } from "./registry.ts";
 
 export interface SyncLog {
@@ -38,23 +41,10 @@ export interface SyncLog {
   error(object: object, message: string): void;
 }
 
-const BACKOFF_MIN_MS = 500;
-const BACKOFF_MAX_MS = 30_000;
 /** Until the control plane says otherwise at registration. */
 const DEFAULT_HEARTBEAT_SECONDS = 15;
-/** A reachable control plane accepts a connection at once; a longer wait means try another. */
-const CONNECT_TIMEOUT_MS = 3_000;
 /** At most this long for the stream's response headers (the control plane sends them at once). */
 const STREAM_HEADERS_TIMEOUT_MS = 10_000;
-/** Ended sessions reported within this long go in one request. */
-const ENDED_SESSIONS_BATCH_DELAY_MS = 200;
-const ENDED_SESSIONS_BATCH_MAX = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Exponential, with jitter so that gateways do not come back all at once. */
-function backoffMs(failures: number): number {
-  return Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.min(failures, 10)) * (0.5 + Math.random() / 2);
-}
 
 /** Why a sync attempt failed, so the log says what happened: unreachable is only one of them. */
 export type FailureKind = "unreachable" | "refused" | "credential refused" | "unreadable message";
@@ -85,7 +75,9 @@ export class ControlPlaneSync {
   private readonly sessions: SessionSigner;
   private readonly log: SyncLog;
   private readonly cache: ConfigurationCache;
-  private readonly dispatcher: Agent;
+  private readonly client: ControlPlaneClient;
+  private readonly endedSessions: EndedSessionReports;
+  private readonly problems: ProblemReports;
   private organization: { id: string; name: string } | undefined;
   private stopped = false;
   private registered = false;
@@ -96,15 +88,6 @@ export class ControlPlaneSync {
   /** When the control plane last confirmed the configuration was current (a message or heartbeat). */
   private currentAt: number | undefined;
   private readonly version: string;
-  /** Sessions ended here that the control plane has not accepted yet, by session hash. */
-  private readonly unreported = new Map<string, EndedSession>();
-  private reporting = false;
-  private reportFailures = 0;
-  private reportRetry: NodeJS.Timeout | undefined;
-  /** The problem set last accepted by the control plane (JSON); undefined: send it again. */
-  private reportedProblems: string | undefined;
-  private problemReporting = false;
-  private problemRetry: NodeJS.Timeout | undefined;
   /** Why the last sync attempt failed; cleared when a stream opens. */
   lastFailure: FailureKind | undefined;
   /** Expositions skipped since start, by reason (a metric). */
@@ -122,7 +105,7 @@ export class ControlPlaneSync {
     this.sessions = sessions;
     this.log = log;
     this.version = version;
-    this.dispatcher = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+    this.client = new ControlPlaneClient(config.controlPlaneUrl, config.controlPlaneToken);
     this.cache = new ConfigurationCache(config.cacheDir, config.controlPlaneToken, log);
     this.cache.lock();
     const cache = this.cache.load();
@@ -135,6 +118,13 @@ export class ControlPlaneSync {
       sessions.refuse(cache.endedSessions ?? []);
       log.info({ expositions: registry.size, revision: cache.revision }, "serving the cached configuration");
     }
+    this.endedSessions = new EndedSessionReports(this.client, config.id, log);
+    this.problems = new ProblemReports(
+      this.client,
+      { id: config.id, instanceId: this.instanceId },
+      () => registry.refusals(),
+      log,
+    );
   }
 
   /** Runs until stop(): register, then stream forever, re-registering when told to. */
@@ -166,24 +156,19 @@ export class ControlPlaneSync {
    * backoff and on reconnect.
    */
   reportEndedSession(ended: EndedSession): void {
-    this.unreported.set(ended.sessionHash, ended);
-    if (this.reportRetry || this.reporting) return;
-    this.reportRetry = setTimeout(() => void this.reportEndedSessions(), ENDED_SESSIONS_BATCH_DELAY_MS);
-    this.reportRetry.unref();
+    this.endedSessions.add(ended);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.healthTimer);
-    clearTimeout(this.reportRetry);
-    clearTimeout(this.problemRetry);
+    this.endedSessions.stop();
+    this.problems.stop();
     this.streamAbort?.abort();
     if (this.registered) {
-      await this.controlPlane("DELETE", `/api/v1/gateways/${this.config.id}?instanceId=${this.instanceId}`).catch(
-        () => undefined,
-      );
+      await this.client.tryCall("DELETE", `/api/v1/gateways/${this.config.id}?instanceId=${this.instanceId}`);
     }
-    await this.dispatcher.close().catch(() => undefined);
+    await this.client.close();
     this.cache.unlock();
   }
 
@@ -193,7 +178,7 @@ export class ControlPlaneSync {
       try {
         if (!this.registered) await this.register();
         await this.stream(() => {
-          if (failures > 0 && this.unreported.size > 0) void this.reportEndedSessions();
+          if (failures > 0 && this.endedSessions.size > 0) void this.endedSessions.send();
           failures = 0;
         });
       } catch (error) {
@@ -213,7 +198,7 @@ export class ControlPlaneSync {
 
   private async register(): Promise<void> {
     const { id, fqdns, labels } = this.config;
-    const response = await this.controlPlane("POST", "/api/v1/gateways/register", {
+    const response = await this.client.call("POST", "/api/v1/gateways/register", {
       id,
       instanceId: this.instanceId,
       fqdns,
@@ -253,9 +238,9 @@ export class ControlPlaneSync {
   }
 
   private async advertiseHealth(): Promise<void> {
-    const response = await this.controlPlane("POST", `/api/v1/gateways/${this.config.id}/health`, {
+    const response = await this.client.tryCall("POST", `/api/v1/gateways/${this.config.id}/health`, {
       instanceId: this.instanceId,
-    }).catch((error: Error) => ({ status: 0, text: error.message }));
+    });
     if (response.status === 404 || response.status === 401) {
       // The registration is gone (stale, cleaned up while unreachable) or the credential no longer
       // holds: register again, which stops the stream for good if the token is refused.
@@ -263,103 +248,6 @@ export class ControlPlaneSync {
       this.registered = false;
       this.streamAbort?.abort();
     }
-  }
-
-  /** In batches, in order; stops at the first failure and retries later. */
-  private async reportEndedSessions(): Promise<void> {
-    if (this.reporting || this.stopped) return;
-    this.reporting = true;
-    clearTimeout(this.reportRetry);
-    this.reportRetry = undefined;
-    try {
-      while (this.unreported.size > 0) {
-        const now = Date.now();
-        const batch = [...this.unreported.values()]
-          .filter((ended) => Date.parse(ended.expiresAt) > now)
-          .slice(0, ENDED_SESSIONS_BATCH_MAX);
-        for (const [hash, ended] of this.unreported)
-          if (Date.parse(ended.expiresAt) <= now) this.unreported.delete(hash);
-        if (batch.length === 0) return;
-        const response = await this.controlPlane("POST", `/api/v1/gateways/${this.config.id}/ended-sessions`, {
-          endedSessions: batch,
-        }).catch((error: Error) => ({ status: 0, text: error.message }));
-        if (response.status === 0 || response.status >= 500) {
-          this.reportFailures += 1;
-          const delay = backoffMs(this.reportFailures);
-          this.log.warn(
-            { err: response.text.slice(0, 300), pending: this.unreported.size, retryInMs: Math.round(delay) },
-            "could not report ended sessions; until then only this replica refuses them",
-          );
-          this.reportRetry = setTimeout(() => void this.reportEndedSessions(), delay);
-          this.reportRetry.unref();
-          return;
-        }
-        // Any other refusal (its Exposition deleted, the token revoked) would not change on retry.
-        if (response.status !== 200 && response.status !== 204) {
-          this.log.warn(
-            { status: response.status, problem: response.text.slice(0, 300) },
-            "the control plane refused ended sessions; only this replica refuses them",
-          );
-        } else if (response.status === 200) {
-          const dropped = (JSON.parse(response.text) as { dropped?: number }).dropped ?? 0;
-          if (dropped > 0) {
-            this.log.warn(
-              { dropped },
-              "the control plane's cap on ended sessions was reached; only this replica refuses the rest",
-            );
-          }
-        }
-        for (const ended of batch) this.unreported.delete(ended.sessionHash);
-        this.reportFailures = 0;
-      }
-    } finally {
-      this.reporting = false;
-    }
-  }
-
-  /** The problems to report: those with an Exposition id the control plane can know. */
-  private problemsJson(): string {
-    const problems: ExpositionProblem[] = this.registry
-      .refusals()
-      .flatMap((refusal) =>
-        refusal.expositionId && UUID.test(refusal.expositionId)
-          ? [{ expositionId: refusal.expositionId, message: refusal.message }]
-          : [],
-      );
-    return JSON.stringify(problems);
-  }
-
-  /** Sends the whole problem set when it differs from what the control plane last accepted. */
-  private async reportProblems(): Promise<void> {
-    if (this.problemReporting || this.stopped || !this.registered) return;
-    const json = this.problemsJson();
-    if (json === this.reportedProblems) return;
-    this.problemReporting = true;
-    clearTimeout(this.problemRetry);
-    try {
-      const response = await this.controlPlane("PUT", `/api/v1/gateways/${this.config.id}/problems`, {
-        instanceId: this.instanceId,
-        problems: JSON.parse(json),
-      }).catch((error: Error) => ({ status: 0, text: error.message }));
-      if (response.status === 204) {
-        this.reportedProblems = json;
-      } else if (response.status === 0 || response.status >= 500) {
-        this.problemRetry = setTimeout(() => void this.reportProblems(), backoffMs(3));
-        this.problemRetry.unref();
-        return;
-      } else {
-        // Not retried until the set changes (or the stream reconnects): it would be refused again.
-        this.reportedProblems = json;
-        this.log.warn(
-          { status: response.status, problem: response.text.slice(0, 300) },
-          "the control plane refused this gateway's report of Expositions it cannot serve",
-        );
-      }
-    } finally {
-      this.problemReporting = false;
-    }
-    // The set may have changed while the report was on its way.
-    if (this.problemsJson() !== this.reportedProblems) void this.reportProblems();
   }
 
   private async stream(onOpen: () => void): Promise<void> {
@@ -370,9 +258,9 @@ export class ControlPlaneSync {
     const silenceMs = 3 * this.heartbeatMs;
     let response: Awaited<ReturnType<typeof request>>;
     try {
-      response = await request(`${this.config.controlPlaneUrl}/api/v1/gateways/${this.config.id}/stream?${query}`, {
-        dispatcher: this.dispatcher,
-        headers: { authorization: `Bearer ${this.config.controlPlaneToken}`, accept: "text/event-stream" },
+      response = await request(`${this.client.url}/api/v1/gateways/${this.config.id}/stream?${query}`, {
+        dispatcher: this.client.dispatcher,
+        headers: { authorization: this.client.authorization, accept: "text/event-stream" },
         signal: this.streamAbort.signal,
         headersTimeout: Math.min(STREAM_HEADERS_TIMEOUT_MS, silenceMs),
         bodyTimeout: silenceMs,
@@ -397,7 +285,7 @@ export class ControlPlaneSync {
       throw new SyncFailure(kind, `change stream refused (${response.statusCode}): ${text.slice(0, 300)}`);
     }
     // Problems are sent again on each new stream: the control plane may have forgotten them.
-    this.reportedProblems = undefined;
+    this.problems.forget();
     let failure: Error | undefined;
     const parser = createParser({
       onEvent: (event) => {
@@ -468,7 +356,7 @@ export class ControlPlaneSync {
     this.ready = true;
     this.currentAt = Date.now();
     this.writeCache();
-    void this.reportProblems();
+    void this.problems.send();
   }
 
   /** Logs and counts what was skipped (the message says why; it never carries a secret). */
@@ -482,21 +370,6 @@ export class ControlPlaneSync {
     }
   }
 
-  private async controlPlane(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) {
-    const response = await request(`${this.config.controlPlaneUrl}${path}`, {
-      method,
-      dispatcher: this.dispatcher,
-      headers: {
-        authorization: `Bearer ${this.config.controlPlaneToken}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      headersTimeout: 10_000,
-      bodyTimeout: 10_000,
-    });
-    return { status: response.statusCode, text: await response.body.text() };
-  }
-
   private writeCache(): void {
     this.cache.write({
       instanceId: this.instanceId,
@@ -507,14 +380,6 @@ export class ControlPlaneSync {
       refusals: this.registry.refusals(),
       endedSessions: this.sessions.endedSessions(),
     });
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 
