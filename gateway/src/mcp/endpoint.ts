@@ -166,36 +166,42 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
    * Who the client is, or undefined once a refusal was answered. Synchronous for open and API-key
    * endpoints; an audited plan records the decision when the answer has gone out, with its status.
    */
-  const identify = async (
+  const identify = (
     request: FastifyRequest,
     reply: FastifyReply,
     served: ServedExposition,
     id: JsonRpcId | null | undefined,
     origin: AuditOrigin | undefined,
-  ): Promise<ClientIdentity | undefined> => {
-    let identity: ClientIdentity;
-    try {
-      const decided = options.auth.authenticate(request.headers, served, byId(request));
-      identity = decided instanceof Promise ? await decided : decided;
-    } catch (error) {
+  ): ClientIdentity | undefined | Promise<ClientIdentity | undefined> => {
+    const refused = (error: unknown) => {
       if (!(error instanceof AuthRefusal)) throw error;
       refuse(request, reply, served, error, id, { origin });
       return undefined;
-    }
-    if (origin && identity.mode !== "none") {
-      reply.raw.once("finish", () => {
-        // A call refused for a tool's scopes has its own (failure) event.
-        if (refusedForScope.has(reply)) return;
-        audit.authentication({
-          served,
-          origin,
-          mode: modeOf(served),
-          status: reply.raw.statusCode,
-          principal: identity.mode === "oauth" ? identity.principal : undefined,
+    };
+    const admitted = (identity: ClientIdentity) => {
+      if (origin && identity.mode !== "none") {
+        reply.raw.once("finish", () => {
+          // A call refused for a tool's scopes has its own (failure) event.
+          if (refusedForScope.has(reply)) return;
+          audit.authentication({
+            served,
+            origin,
+            mode: modeOf(served),
+            status: reply.raw.statusCode,
+            principal: identity.mode === "oauth" ? identity.principal : undefined,
+          });
         });
-      });
+      }
+      return identity;
+    };
+    let decided: ClientIdentity | Promise<ClientIdentity>;
+    try {
+      decided = options.auth.authenticate(request.headers, served, byId(request));
+    } catch (error) {
+      return refused(error);
     }
-    return identity;
+    // No await for open and API-key endpoints: the hot path stays synchronous.
+    return decided instanceof Promise ? decided.then(admitted, refused) : admitted(decided);
   };
   const refusedForScope = new WeakSet<FastifyReply>();
 
@@ -221,7 +227,8 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       );
     }
     const origin = served.exposition.plan.audit ? originOf(request) : undefined;
-    const identity = await identify(request, reply, served, firstId, origin);
+    const identified = identify(request, reply, served, firstId, origin);
+    const identity = identified instanceof Promise ? await identified : identified;
     if (!identity) return reply;
     const principal = identity.mode === "oauth" ? identity.principal : undefined;
     const expositionLabel = served.exposition.id;
