@@ -222,7 +222,8 @@ function openApiParameter(
     contentType = preferredMediaType(Object.keys(raw.content));
     const media = contentType === undefined ? undefined : raw.content[contentType];
     if (isPlainObject(media) && media.schema !== undefined) {
-      schema = converter.convert(media.schema, childPointer(childPointer(pointer, "content"), contentType ?? ""));
+      const mediaAt = childPointer(childPointer(pointer, "content"), contentType ?? "");
+      schema = converter.convert(media.schema, childPointer(mediaAt, "schema"));
     }
   }
   return {
@@ -366,7 +367,7 @@ function responses(
       if (isPlainObject(media) && media.schema !== undefined) {
         normalized.schema = converter.convert(
           media.schema,
-          childPointer(childPointer(at, "content"), contentType ?? ""),
+          childPointer(childPointer(childPointer(at, "content"), contentType ?? ""), "schema"),
         );
       }
     }
