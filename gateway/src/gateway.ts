@@ -27,7 +27,10 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(config: GatewayConfig): Promise<Gateway> {
+export async function startGateway(
+  config: GatewayConfig,
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<Gateway> {
   const registry = new ExpositionRegistry(envPolicy(config.envAllow ?? DEFAULT_ENV_ALLOW));
   // Read a little past the result limit, so truncated results can say how much was cut.
   const backends = new Backends({ maxBodyBytes: config.maxResultBytes * 4 });
@@ -58,6 +61,7 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
     readinessDetails: () => sync?.details() ?? {},
     auth,
     audit,
+    logStream: options.logStream,
   });
   if (!config.sessionKey) {
     app.log.warn("ATRIUM_GATEWAY_SESSION_KEY is not set: 2025-era sessions only work on this replica");

@@ -46,6 +46,8 @@ export interface GatewayParts {
   auth?: ClientAuthenticator;
   /** Where audit events go; by default standard output. */
   audit?: AuditLog;
+  /** Where the log goes; by default standard output (tests read it). */
+  logStream?: NodeJS.WritableStream;
   /** Shown with readiness, never changing it: how current the configuration is, what was not served. */
   readinessDetails?: () => Record<string, unknown>;
 }
@@ -124,6 +126,7 @@ function serverOptions(parts: GatewayParts): FastifyServerOptions {
     ...slowClientOptions(parts.config),
     logger: {
       level: parts.config.logLevel,
+      ...(parts.logStream ? { stream: parts.logStream } : {}),
       // Client credentials never reach the log.
       redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],
       // Nor do query strings, which may carry them.

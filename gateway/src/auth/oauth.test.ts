@@ -9,10 +9,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { SignJWT } from "jose";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Gateway } from "../gateway.ts";
+import { type Gateway, startGateway } from "../gateway.ts";
 import { type Stack, startStack, waitFor } from "../testing.ts";
 import { signingKey, startAuthorizationServer, type TestAuthorizationServer } from "./testing.ts";
 
@@ -26,6 +27,8 @@ const expositions: Record<string, string> = {};
 let organization: string;
 /** Every credential sent in this file: none may reach a log line. */
 const secrets = new Set<string>();
+const logStream = new PassThrough();
+const gatewayLog: string[] = [];
 
 async function publish(name: string, plan: Record<string, unknown>) {
   const admin = stack.controlPlane.admin;
@@ -79,12 +82,17 @@ beforeAll(async () => {
   await publish("discovery-down", { oauth: { issuer: "http://127.0.0.1:9" } });
   await publish("scope-typo", { oauth: { issuer: as.issuer, toolScopes: { createPets: ["tools:write"] } } });
   auditDir = mkdtempSync(join(tmpdir(), "atrium-audit-"));
-  gateway = await stack.startGateway({ auditFile: join(auditDir, "audit.jsonl") });
+  // The gateway's own log, at its most talkative, is read back: no credential may be in it.
+  logStream.on("data", (chunk: Buffer) => gatewayLog.push(chunk.toString("utf8")));
+  gateway = await startGateway(stack.gatewayConfig({ auditFile: join(auditDir, "audit.jsonl"), logLevel: "trace" }), {
+    logStream,
+  });
   await waitFor(() => gateway.registry.size === 6, "the OAuth Expositions served");
   organization = gateway.registry.byId(expositions.oauth as string)?.exposition.organization.name as string;
 }, 60_000);
 
 afterAll(async () => {
+  await gateway?.close();
   await stack?.close();
   await as?.close();
   otlp?.server.close();
@@ -475,8 +483,13 @@ describe("audit events", () => {
     expect(text).toContain("missing_bearer_token");
   });
 
-  it("puts no token in the audit file or the OTLP export", async () => {
-    const logged = [readFileSync(join(auditDir, "audit.jsonl"), "utf8"), JSON.stringify(otlp.bodies)].join("\n");
+  it("puts no token in any log line: audit file, OTLP export, the gateway's own log", async () => {
+    expect(gatewayLog.join("")).toContain("signing keys are out of reach");
+    const logged = [
+      readFileSync(join(auditDir, "audit.jsonl"), "utf8"),
+      JSON.stringify(otlp.bodies),
+      gatewayLog.join(""),
+    ].join("\n");
     expect(secrets.size).toBeGreaterThan(5);
     for (const secret of secrets) expect(logged.includes(secret)).toBe(false);
   });
