@@ -1,12 +1,14 @@
 /**
  * The operator against a real kube-apiserver + etcd and a real control plane (PGlite): the
  * sample working set applied in a shuffled order, dependency waits, spec updates, Secret and
- * ConfigMap changes, the plan's API-key Secret, deletion with and without keepOnDelete, an
+ * ConfigMap changes, the plan's API-key Secret, OAuth and audit settings carried through (and
+ * both client-auth modes refused by CEL), deletion with and without keepOnDelete, an
  * operator restart (no duplicates), a control-plane outage, and deleting everything at once.
  */
 
 import { type ApiClient, sampleOpenApi } from "@atrium/control-plane/testing";
 import { validSamples } from "@atrium/crds";
+import { ApiException } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KubeApi } from "./kube/api.ts";
 import { type AtriumObject, FINALIZER } from "./kube/objects.ts";
@@ -218,6 +220,68 @@ describe("operator on a real API server and control plane", () => {
       gatewayGroupId: group?.id,
     });
     expect(plan).toMatchObject({ hasApiKey: false });
+  });
+
+  it("carries a plan's oauth (with toolScopes) and audit to the control plane unchanged, updates included", async () => {
+    const oauth = {
+      issuer: "https://login.example.com/realms/pets",
+      jwksUri: "https://login.example.com/realms/pets/certs",
+      audience: "atrium-petstore",
+      resource: "https://mcp.example.com/mcp/default/oauth-plan",
+      requiredScopes: ["mcp:use", "pets:read"],
+      toolScopes: { deletePet: ["pets:write", "pets:admin"], createPet: ["pets:write"] },
+    };
+    await create(
+      resource("ConfigurationPlan", "oauth-plan", {
+        serviceRef: { name: "petstore" },
+        backendEndpoint: "https://oauth.example.com",
+        oauth,
+        audit: true,
+      }),
+    );
+    const ready = await waitReady("ConfigurationPlan", "oauth-plan");
+    const record = await recordNamed("/configuration-plans", "oauth-plan");
+    expect(record).toMatchObject({ id: ready.status?.id, hasApiKey: false, audit: true });
+    expect(record?.oauth).toEqual(oauth);
+
+    const changed = { ...oauth, requiredScopes: ["mcp:use"], toolScopes: { getPet: ["pets:read"] } };
+    const patched = await patchResource(env.custom, "ConfigurationPlan", NS, "oauth-plan", [
+      { op: "replace", path: "/spec/oauth", value: changed },
+      { op: "replace", path: "/spec/audit", value: false },
+    ]);
+    await waitFor("the plan record's new oauth settings", async () => {
+      const object = await get("ConfigurationPlan", "oauth-plan");
+      return object?.status?.observedGeneration === patched.metadata.generation ? true : undefined;
+    });
+    const updated = await recordNamed("/configuration-plans", "oauth-plan");
+    expect(updated).toMatchObject({ id: ready.status?.id, audit: false });
+    expect(updated?.oauth).toEqual(changed);
+
+    await deleteResource(env.custom, "ConfigurationPlan", NS, "oauth-plan");
+    await waitGone("ConfigurationPlan", "oauth-plan");
+    expect(await recordNamed("/configuration-plans", "oauth-plan")).toBeUndefined();
+  });
+
+  it("refuses a plan with both apiKey and oauth at the API server (CEL), naming spec.oauth", async () => {
+    const refusal = await create(
+      resource("ConfigurationPlan", "two-modes", {
+        serviceRef: { name: "petstore" },
+        backendEndpoint: "https://two.example.com",
+        apiKey: { secretName: "two-modes-key" },
+        oauth: { issuer: "https://login.example.com" },
+      }),
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(ApiException);
+    const { code, body } = refusal as ApiException<unknown>;
+    const message = (typeof body === "string" ? JSON.parse(body) : body)?.message;
+    expect(code).toBe(422);
+    expect(message).toContain("spec.oauth");
+    expect(message).toContain("a plan has one client authentication mode: set apiKey or oauth, not both");
+    expect(await get("ConfigurationPlan", "two-modes")).toBeUndefined();
+    expect(await recordNamed("/configuration-plans", "two-modes")).toBeUndefined();
   });
 
   it("reconciles a new generation: records updated in place, an Exposition re-created on its new group", async () => {
