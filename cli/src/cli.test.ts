@@ -58,6 +58,9 @@ async function login(into: NodeJS.ProcessEnv, controlPlane: TestControlPlane | s
 }
 
 beforeAll(async () => {
+  // `service import <url>` reads from a listener on loopback, which the SSRF policy refuses
+  // unless an operator opens it; the in-process control plane reads this at start.
+  process.env.ATRIUM_IMPORT_ALLOW_HOSTS = "127.0.0.1";
   stack = await startStack();
   gateway = await stack.startGateway();
   env = newEnv();
