@@ -136,11 +136,11 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
   if (outcome.kind !== "response" || outcome.response.status >= 400) {
     const why =
       outcome.kind === "timeout"
-        ? `timed out after ${outcome.ms} ms`
+        ? `the backend timed out after ${outcome.ms} ms`
         : outcome.kind === "error"
           ? outcome.message
-          : `answered HTTP ${outcome.response.status}`;
-    throw new McpError(ERROR.internal, `Reading ${source.uri}: the backend ${why}`, 200);
+          : `the backend answered HTTP ${outcome.response.status}`;
+    throw new McpError(ERROR.internal, `Reading ${source.uri}: ${why}`, 200);
   }
   const mimeType =
     source.mimeType ?? String(outcome.response.headers["content-type"] ?? "application/octet-stream").split(";")[0];
