@@ -88,6 +88,13 @@ describe("importOpenApi: bad input is a located 4xx, never a crash", () => {
     expect(error.location?.line).toBe(1);
   });
 
+  it("refuses YAML flow collections nested 20,000 levels deep as the nesting limit", async () => {
+    const text = `openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n      x-deep: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n      responses: {"200": {description: ok}}\n`;
+    const error = await importError({ text });
+    expect(error.code).toBe("OPENAPI_TOO_LARGE");
+    expect(error.message).toContain(`more than ${maxDocumentDepth} levels deep`);
+  });
+
   it("refuses a cycle of $refs between parameters, at the $ref", async () => {
     const text = document30(
       { "/a": { get: { parameters: [{ $ref: "#/components/parameters/A" }], responses: ok } } },

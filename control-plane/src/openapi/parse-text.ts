@@ -3,7 +3,8 @@
  * which JSON is a subset). Syntax errors carry the line and column of the text.
  */
 import { parseDocument } from "yaml";
-import { syntaxError } from "./errors.ts";
+import { syntaxError, tooDeep } from "./errors.ts";
+import { maxDocumentDepth } from "./limits.ts";
 
 /** YAML aliases can multiply a small text into a huge value ("billion laughs"); the yaml default. */
 const maxAliasCount = 100;
@@ -25,11 +26,15 @@ export function parseDocumentText(text: string): unknown {
   if (firstError) {
     if (jsonError instanceof Error) throw jsonSyntaxError(jsonError, source);
     const position = firstError.linePos?.[0];
-    throw syntaxError(firstLine(firstError.message), position && { line: position.line, column: position.col });
+    const location = position && { line: position.line, column: position.col };
+    // The YAML parser recurses per level of flow nesting: its overflow is the nesting limit.
+    if (firstError.message.includes("call stack")) throw tooDeep(maxDocumentDepth, location);
+    throw syntaxError(firstLine(firstError.message), location);
   }
   try {
     return document.toJS({ maxAliasCount });
   } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(maxDocumentDepth, undefined);
     throw syntaxError(error instanceof Error ? error.message : String(error), undefined);
   }
 }
