@@ -33,7 +33,11 @@ describe.each(DATABASE_KINDS)("failed queries on %s", (kind) => {
     const hash = "$argon2id$v=19$m=19456,t=2,p=1$c2VjcmV0LXNhbHQ$very-secret-password-hash";
     const error = await database.db
       .insert(users)
-      .values({ organizationId: "00000000-0000-4000-8000-000000000000", username: "eve-the-intruder", passwordHash: hash })
+      .values({
+        organizationId: "00000000-0000-4000-8000-000000000000",
+        username: "eve-the-intruder",
+        passwordHash: hash,
+      })
       .then(
         () => undefined,
         (failure: unknown) => failure,
