@@ -20,6 +20,8 @@ export const defaultImportBudgetMs = 20_000;
 export const importHeapMb = 512;
 /** Imports running at once; more wait their turn, so imports cannot exhaust the cores or memory. */
 export const maxConcurrentImports = 2;
+/** An import worker idle this long is stopped (and started again by the next import). */
+export const idleWorkerMs = 60_000;
 
 /**
  * Refuses a parsed document nested deeper than `maxDepth`, or containing itself (a YAML alias of

@@ -13,7 +13,7 @@ import {
   type OpenApiImportErrorCode,
   tooDeep,
 } from "./errors.ts";
-import { importHeapMb, maxConcurrentImports, maxDocumentDepth } from "./limits.ts";
+import { idleWorkerMs, importHeapMb, maxConcurrentImports, maxDocumentDepth } from "./limits.ts";
 import type { ImportedDocument } from "./operation.ts";
 
 export type ImportJob = { text: string; documentUrl?: string };
@@ -28,6 +28,7 @@ export type ImportOutcome =
 const workerUrl = new URL("./import-worker.ts", import.meta.url);
 
 const idle: Worker[] = [];
+const idleTimers = new WeakMap<Worker, NodeJS.Timeout>();
 let live = 0;
 const waiting: Array<() => void> = [];
 
@@ -48,6 +49,7 @@ export async function runImportInWorker(job: ImportJob, budgetMs: number): Promi
     if (reusable) {
       worker.unref(); // an idle worker never keeps the process alive
       idle.push(worker);
+      retireWhenIdle(worker);
     } else {
       live--;
       void worker.terminate();
@@ -56,10 +58,25 @@ export async function runImportInWorker(job: ImportJob, budgetMs: number): Promi
   }
 }
 
+/** Stops a worker left idle for `idleWorkerMs`: imports are rare, the parser's memory is not small. */
+function retireWhenIdle(worker: Worker): void {
+  const timer = setTimeout(() => {
+    const index = idle.indexOf(worker);
+    if (index < 0) return; // taken for another import meanwhile
+    idle.splice(index, 1);
+    live--;
+    void worker.terminate();
+    waiting.shift()?.();
+  }, idleWorkerMs);
+  timer.unref();
+  idleTimers.set(worker, timer);
+}
+
 async function acquire(): Promise<Worker> {
   for (;;) {
     const worker = idle.pop();
     if (worker) {
+      clearTimeout(idleTimers.get(worker));
       worker.ref();
       return worker;
     }
