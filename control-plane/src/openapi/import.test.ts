@@ -656,6 +656,11 @@ describe("importOpenApi: from a URL", () => {
       loopback,
     );
     expect(error.message).not.toContain("secret");
+    const document = await importOpenApi(
+      { url: `${origin.replace("http://", "http://user:secret@")}/specs/petstore.yaml` },
+      loopback,
+    );
+    expect(document.servers).toEqual([`${origin}/api`]);
   });
 });
 

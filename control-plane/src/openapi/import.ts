@@ -67,10 +67,12 @@ export async function importOpenApi(source: OpenApiSource, options: ImportOption
     maxBytes,
     ...(options.fetchPolicy ? { policy: options.fetchPolicy } : {}),
   });
+  // Credentials of the document's server are not the API's: relative servers resolve without them.
+  const documentUrl = redactUrl(new URL(fetched.url));
   try {
-    return await runImportInWorker({ text: fetched.text, documentUrl: fetched.url }, budgetMs);
+    return await runImportInWorker({ text: fetched.text, documentUrl }, budgetMs);
   } catch (error) {
-    if (error instanceof OpenApiImportError) throw withoutContent(error, redactUrl(new URL(fetched.url)));
+    if (error instanceof OpenApiImportError) throw withoutContent(error, documentUrl);
     throw error;
   }
 }
