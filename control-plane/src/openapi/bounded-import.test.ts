@@ -95,6 +95,21 @@ describe("importOpenApi: bad input is a located 4xx, never a crash", () => {
     expect(error.message).toContain(`more than ${maxDocumentDepth} levels deep`);
   });
 
+  it("refuses a $ref to an anchor, which would leave a schema that accepts anything", async () => {
+    const text = document30({
+      "/a": {
+        post: {
+          requestBody: { content: { "application/json": { schema: { $ref: "#pet" } } } },
+          responses: ok,
+        },
+      },
+    });
+    const error = await importError({ text });
+    expect(error.code).toBe("OPENAPI_INVALID");
+    expect(error.message).toContain("names an anchor");
+    expect(error.location?.pointer).toBe("/paths/~1a/post/requestBody/content/application~1json/schema/$ref");
+  });
+
   it("refuses a cycle of $refs between parameters, at the $ref", async () => {
     const text = document30(
       { "/a": { get: { parameters: [{ $ref: "#/components/parameters/A" }], responses: ok } } },

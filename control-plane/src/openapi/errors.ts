@@ -287,3 +287,11 @@ export function selfApplied(name: string, location: SourceLocation): OpenApiImpo
     location,
   );
 }
+
+export function anchorRef(ref: string, location: SourceLocation): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_INVALID",
+    `The OpenAPI document is invalid: $ref ${JSON.stringify(ref)}${describeLocation(location)} names an anchor, which the import does not resolve: refer to the schema by its JSON pointer, e.g. "#/components/schemas/Name"`,
+    location,
+  );
+}

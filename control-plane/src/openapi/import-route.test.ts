@@ -131,7 +131,8 @@ describe.each(DATABASE_KINDS)("POST /services (import) on %s", (kind) => {
   it("refuses an uploaded JSON document nested 5,000 levels deep with a 4xx", async () => {
     const deep = `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`;
     const answer = await cp.admin.call("POST", "/api/v1/services/import?name=deep&version=1", deep);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(422);
-    expect(answer.body.code).toBe("OPENAPI_TOO_LARGE");
+    // Refused by the server's request-body depth limit (400) or by the import's (422): never a 500.
+    expect([400, 422], JSON.stringify(answer.body)).toContain(answer.status);
+    expect(answer.body.detail).toContain("128 levels");
   });
 });

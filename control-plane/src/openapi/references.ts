@@ -1,13 +1,14 @@
 /**
  * The `$ref`s of a document, checked before any library follows them:
  * - only internal references (`#/...`) are allowed, `$ref` or `$dynamicRef`/`$recursiveRef` alike;
- * - every internal reference must point at something, and a chain of references must end in a
+ * - every internal reference must be a JSON pointer (`#/...`, not a `#anchor`) to something, and
+ *   a chain of references must end in a
  *   value (`A → B → A` is refused, where it would otherwise leave a hole in an operation);
  * - the validator gets a copy in which references to schemas are cut (each schema is validated
  *   where it is written), and that copy, references followed, must stay under a node budget, so
  *   no document makes validation exponential.
  */
-import { cyclicRef, dynamicRef, expandsTooMuch, externalRef, missingRef } from "./errors.ts";
+import { anchorRef, cyclicRef, dynamicRef, expandsTooMuch, externalRef, missingRef } from "./errors.ts";
 import { childPointer, pointerSegments, refToPointer } from "./json-pointer.ts";
 import type { Locate } from "./locate.ts";
 import { isPlainObject, type JsonValue, type RefSite } from "./plain-json.ts";
@@ -26,7 +27,8 @@ export function checkReferences(tree: JsonValue, refs: RefSite[], locate: Locate
     // Follows `{ $ref }` → `{ $ref }` hops; anything else is left to the parser.
     for (;;) {
       const pointer = refToPointer(ref);
-      if (pointer === undefined) break; // `#anchor` forms: the parser reports those it cannot resolve
+      // `#anchor` forms are left unresolved by the parser, which would store a schema that accepts anything.
+      if (pointer === undefined) throw anchorRef(ref, locate(at));
       if (seen.has(pointer)) throw cyclicRef(site.ref, locate(at));
       seen.add(pointer);
       const target = resolvePointer(tree, pointer);
