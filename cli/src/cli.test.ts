@@ -474,6 +474,87 @@ describe("config", () => {
     expect(badScope.stderr).toContain("body.oauth.requiredScopes");
   });
 
+  it("update changes only what its flags name, switches between API key and OAuth, and merges OAuth fields", async () => {
+    const created = json(
+      await atrium([
+        "config",
+        "create",
+        "cli-plan-update",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "--apiKey",
+        "--include",
+        "listPets,getPet",
+        "--timeout-ms",
+        "2500",
+        "-o",
+        "json",
+      ]),
+    );
+    const update = (...args: string[]) => atrium(["config", "update", created.id, ...args]);
+
+    const audited = json(await update("--audit", "-o", "json"));
+    expect(audited).toMatchObject({ hasApiKey: true, audit: true, includedOperations: ["listPets", "getPet"] });
+    expect(audited.apiKey).toBeUndefined();
+
+    const keepsKey = await update("--oauth-issuer", "https://login.example.com");
+    expect(keepsKey.code).toBe(2);
+    expect(keepsKey.stderr).toContain(
+      "error: --oauth-issuer and its API key cannot be used together: a plan has one client authentication mode",
+    );
+    expect(keepsKey.stderr).toContain("add --no-apiKey to switch");
+
+    const toOAuth = json(
+      await update(
+        "--no-apiKey",
+        "--oauth-issuer",
+        "https://login.example.com",
+        "--oauth-scope",
+        "mcp:use",
+        "--oauth-tool-scope",
+        "getPet=pets:read",
+        "-o",
+        "json",
+      ),
+    );
+    expect(toOAuth).toMatchObject({
+      hasApiKey: false,
+      audit: true,
+      backendTimeoutMs: 2500,
+      includedOperations: ["listPets", "getPet"],
+      oauth: {
+        issuer: "https://login.example.com",
+        requiredScopes: ["mcp:use"],
+        toolScopes: { getPet: ["pets:read"] },
+      },
+    });
+
+    const merged = json(await update("--oauth-audience", "atrium-petstore", "--no-audit", "-o", "json"));
+    expect(merged.oauth).toEqual({ ...toOAuth.oauth, audience: "atrium-petstore" });
+    expect(merged.audit).toBe(false);
+
+    const both = await update("--apiKey");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("add --no-oauth to switch");
+    const removeAndSet = await update("--no-oauth", "--oauth-audience", "x");
+    expect(removeAndSet.code).toBe(2);
+    expect(removeAndSet.stderr).toContain("error: --no-oauth and --oauth-audience cannot be used together");
+
+    const backToKey = ok(await update("--no-oauth", "--apiKey"));
+    expect(row(backToKey, "CLIENT AUTH")).toBe("api key");
+    expect(row(backToKey, "API KEY")).toMatch(/^atr_k_/);
+    expect(backToKey.stdout).toContain("Save the API key now");
+    expect(row(backToKey, "OAUTH ISSUER")).toBeUndefined();
+    expect(json(await atrium(["config", "get", created.id, "-o", "json"])).oauth).toBeUndefined();
+
+    const unknown = await atrium(["config", "update", randomUUID(), "--audit"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("does not exist in this organization");
+    ok(await atrium(["config", "delete", created.id]));
+  });
+
   it("renew-api-key: the gateway refuses the old key (401) and accepts the new one", async () => {
     const url = `${gateway.url}${stack.mcpPath}`;
     const listTools = async (key: string) => {

@@ -3,16 +3,19 @@
  * settings. A plan has one client-authentication mode: none, a generated API key (shown once,
  * at creation or renewal: only its hash is stored) or OAuth 2.0 bearer tokens from an issuer.
  */
-import type { oauthSettings } from "@atrium/crds";
-import { type Command, Option } from "commander";
-import type { z } from "zod";
+import type { Command } from "commander";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
-import { cliErrors } from "../errors.ts";
 import type { Column } from "../output.ts";
-import { commaList, positiveInteger, scopeList, toolScopePair, withExample } from "./options.ts";
-
-type OAuthSettings = z.output<typeof oauthSettings>;
+import { withExample } from "./options.ts";
+import {
+  addPlanSettingOptions,
+  createdClientAuth,
+  type OAuthSettings,
+  type PlanSettingFlags,
+  settingsFromFlags,
+  updatedClientAuth,
+} from "./plan-settings.ts";
 
 interface PlanView {
   id: string;
@@ -34,6 +37,8 @@ interface PlanView {
 
 /** How clients authenticate to the plan's endpoints. */
 function clientAuth(plan: PlanView): string {
+  // Stored before one mode was the rule; `config update` fixes it.
+  if (plan.oauth && plan.hasApiKey) return "api key + oauth (keep one: config update --no-apiKey or --no-oauth)";
   if (plan.oauth) return "oauth";
   return plan.hasApiKey ? "api key" : "none";
 }
@@ -92,66 +97,22 @@ const API_KEY_NOTE =
   "Save the API key now: it is shown only this once. Clients send it in the x-atrium-key header; " +
   "`atrium config renew-api-key` replaces it.";
 
-interface CreateOptions {
+interface CreateOptions extends PlanSettingFlags {
   serviceId: string;
   backendEndpoint: string;
-  apiKey?: boolean;
-  include?: string[];
-  exclude?: string[];
-  timeoutMs?: number;
-  exposureMode?: "PerOperation" | "Discovery";
   backendSecret?: string;
   backendSecretHeader?: string;
   backendSecretPrefix?: string;
-  oauthIssuer?: string;
-  oauthJwksUri?: string;
-  oauthAudience?: string;
-  oauthResource?: string;
-  oauthScope?: string[];
-  oauthToolScope?: Record<string, string[]>;
-  audit?: boolean;
 }
 
-/** The flags that only mean something with --oauth-issuer, by option key. */
-const OAUTH_DETAIL_FLAGS = {
-  oauthJwksUri: "--oauth-jwks-uri",
-  oauthAudience: "--oauth-audience",
-  oauthResource: "--oauth-resource",
-  oauthScope: "--oauth-scope",
-  oauthToolScope: "--oauth-tool-scope",
-} as const;
+interface UpdateOptions extends PlanSettingFlags {
+  backendEndpoint?: string;
+}
 
-/**
- * The plan's `oauth` settings from the flags, or none. Refuses, before any request, what the
- * server would refuse too: both auth modes at once, OAuth details without an issuer.
- */
-function oauthOf(options: CreateOptions): OAuthSettings | undefined {
-  if (options.apiKey && options.oauthIssuer) {
-    throw cliErrors.conflictingOptions(
-      "--apiKey",
-      "--oauth-issuer",
-      "a plan has one client authentication mode, an API key (x-atrium-key header) or OAuth bearer tokens; keep one",
-    );
-  }
-  if (!options.oauthIssuer) {
-    const given = Object.entries(OAUTH_DETAIL_FLAGS).find(([key]) => options[key as keyof CreateOptions] !== undefined);
-    if (given) {
-      throw cliErrors.optionNeedsAnother(
-        given[1],
-        "--oauth-issuer <url>",
-        "OAuth settings apply to a plan protected by OAuth; add the issuer whose tokens it accepts",
-      );
-    }
-    return undefined;
-  }
-  return {
-    issuer: options.oauthIssuer,
-    ...(options.oauthJwksUri ? { jwksUri: options.oauthJwksUri } : {}),
-    ...(options.oauthAudience ? { audience: options.oauthAudience } : {}),
-    ...(options.oauthResource ? { resource: options.oauthResource } : {}),
-    ...(options.oauthScope?.length ? { requiredScopes: options.oauthScope } : {}),
-    ...(options.oauthToolScope ? { toolScopes: options.oauthToolScope } : {}),
-  };
+/** What a plan record holds besides its settings: left out of the body that replaces them. */
+function settingsOfRecord(plan: PlanView): Record<string, unknown> {
+  const { id: _id, hasApiKey: _hasApiKey, createdAt: _created, updatedAt: _updated, apiKey: _key, ...rest } = plan;
+  return rest;
 }
 
 export function registerConfigurationPlanCommands(program: Command, context: CliContext): void {
@@ -169,48 +130,20 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
     .description("create a Configuration Plan")
     .argument("<name>", "plan name: lowercase letters, digits, '-' or '.'")
     .requiredOption("--serviceId <id>", "the Service it publishes (`atrium service list`)")
-    .requiredOption("--backendEndpoint <url>", "base URL of the backend; operation paths are appended to it")
-    .option("--apiKey", "protect its endpoints with a generated API key (shown once)")
-    .option("--include <opIds...>", "only these operationIds become tools (space- or comma-separated)", commaList)
-    .option("--exclude <opIds...>", "these operationIds never become tools", commaList)
-    .option("--timeout-ms <n>", "time the backend has to answer, in milliseconds (default 30000)", positiveInteger)
-    .addOption(
-      new Option(
-        "--exposure-mode <mode>",
-        "one tool per operation, or three discovery tools for very large APIs",
-      ).choices(["PerOperation", "Discovery"]),
-    )
+    .requiredOption("--backendEndpoint <url>", "base URL of the backend; operation paths are appended to it");
+  addPlanSettingOptions(create, "create")
     .option("--backend-secret <secret_id>", "a stored secret (`atrium secret create`) the gateway sends to the backend")
     .option("--backend-secret-header <name>", "header carrying the backend secret (default Authorization)")
     .option("--backend-secret-prefix <text>", "text before the secret in that header, e.g. 'Bearer '")
-    .option(
-      "--oauth-issuer <url>",
-      "protect its endpoints with OAuth 2.0 bearer tokens from this issuer (not with --apiKey)",
-    )
-    .option("--oauth-jwks-uri <url>", "where the issuer's signing keys are (default: from the issuer's metadata)")
-    .option("--oauth-audience <aud>", "audience tokens must carry (default: the endpoint's resource URL)")
-    .option("--oauth-resource <url>", "the endpoint's protected-resource identifier (default: the URL clients call)")
-    .option("--oauth-scope <scopes...>", "scopes every token needs; repeat, or space- or comma-separate", scopeList)
-    .option(
-      "--oauth-tool-scope <tool=scopes>",
-      "scopes a token needs for one tool, e.g. deletePet=pets:write; repeat for several tools",
-      toolScopePair,
-    )
-    .option("--audit", "emit an audit event for each authentication decision and tool call")
     .action(async (name: string, options: CreateOptions, command: Command) => {
-      const oauth = oauthOf(options);
+      const auth = createdClientAuth(options);
       const { api } = context.session(command);
       const body = {
         name,
         serviceId: options.serviceId,
         backendEndpoint: options.backendEndpoint,
-        apiKey: options.apiKey === true,
-        ...(oauth ? { oauth } : {}),
-        ...(options.audit ? { audit: true } : {}),
-        ...(options.include ? { includedOperations: options.include } : {}),
-        ...(options.exclude ? { excludedOperations: options.exclude } : {}),
-        ...(options.timeoutMs ? { backendTimeoutMs: options.timeoutMs } : {}),
-        ...(options.exposureMode ? { toolExposureMode: options.exposureMode } : {}),
+        ...auth,
+        ...settingsFromFlags(options),
         ...(options.backendSecret
           ? {
               backendSecret: {
@@ -230,6 +163,33 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
     "atrium config create petstore-prod --serviceId 3f2c9a7e-1b4d-4c52-9a8e-2f1d0c6b7a91 --backendEndpoint https://petstore.example.com/api --apiKey --output json",
     "atrium config create petstore-read --serviceId <service_id> --backendEndpoint http://127.0.0.1:8080 --include listPets getPet --timeout-ms 5000",
     "atrium config create petstore-sso --serviceId <service_id> --backendEndpoint https://petstore.example.com/api --oauth-issuer https://login.example.com --oauth-audience https://mcp.example.com/petstore --oauth-scope pets:read --oauth-tool-scope deletePet=pets:write --audit",
+  );
+
+  const update = config
+    .command("update")
+    .description("change a Configuration Plan's settings; what no flag names stays as it is")
+    .argument("<configuration_plan_id>", "Configuration Plan id")
+    .option("--backendEndpoint <url>", "base URL of the backend; operation paths are appended to it");
+  addPlanSettingOptions(update, "update").action(async (id: string, options: UpdateOptions, command: Command) => {
+    const { api } = context.session(command);
+    const path = `/configuration-plans/${segment(id)}`;
+    const current = await api.get<PlanView>(path);
+    const auth = updatedClientAuth(current, options);
+    const { oauth: _oauth, ...kept } = settingsOfRecord(current);
+    const body = {
+      ...kept,
+      ...(options.backendEndpoint ? { backendEndpoint: options.backendEndpoint } : {}),
+      ...auth,
+      ...settingsFromFlags(options),
+    };
+    const updated = await api.put<PlanView>(path, body);
+    context.print(command, updated, { columns: recordRows(updated) });
+    if (updated.apiKey) context.note(command, `\n${API_KEY_NOTE}`);
+  });
+  withExample(
+    update,
+    "atrium config update 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b --no-apiKey --oauth-issuer https://login.example.com --oauth-scope mcp:use",
+    "atrium config update 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b --oauth-tool-scope deletePet=pets:write --audit",
   );
 
   const renew = config

@@ -1,0 +1,157 @@
+/**
+ * The flags `atrium config create` and `config update` share, and how they become a plan's
+ * settings. Client authentication is one mode (none, an API key or OAuth bearer tokens): the
+ * flags that would give a plan both are refused here, before any request, with what to do.
+ */
+import type { oauthSettings } from "@atrium/crds";
+import { type Command, Option } from "commander";
+import type { z } from "zod";
+import { cliErrors } from "../errors.ts";
+import { commaList, positiveInteger, scopeList, toolScopePair } from "./options.ts";
+
+export type OAuthSettings = z.output<typeof oauthSettings>;
+
+export interface PlanSettingFlags {
+  /** --apiKey (true) or, on update, --no-apiKey (false). */
+  apiKey?: boolean;
+  include?: string[];
+  exclude?: string[];
+  timeoutMs?: number;
+  exposureMode?: "PerOperation" | "Discovery";
+  oauthIssuer?: string;
+  oauthJwksUri?: string;
+  oauthAudience?: string;
+  oauthResource?: string;
+  oauthScope?: string[];
+  oauthToolScope?: Record<string, string[]>;
+  /** On update only: --no-oauth (false). */
+  oauth?: boolean;
+  /** --audit (true) or, on update, --no-audit (false). */
+  audit?: boolean;
+}
+
+/** Each OAuth flag: its option key, its plan field, and how it is written. */
+const OAUTH_FLAGS = [
+  { key: "oauthIssuer", field: "issuer", flag: "--oauth-issuer" },
+  { key: "oauthJwksUri", field: "jwksUri", flag: "--oauth-jwks-uri" },
+  { key: "oauthAudience", field: "audience", flag: "--oauth-audience" },
+  { key: "oauthResource", field: "resource", flag: "--oauth-resource" },
+  { key: "oauthScope", field: "requiredScopes", flag: "--oauth-scope" },
+  { key: "oauthToolScope", field: "toolScopes", flag: "--oauth-tool-scope" },
+] as const;
+
+const ONE_MODE = "a plan has one client authentication mode, an API key (x-atrium-key header) or OAuth bearer tokens";
+
+/** The options both commands take; `update` adds the --no-… forms that remove a setting. */
+export function addPlanSettingOptions(command: Command, mode: "create" | "update"): Command {
+  const creating = mode === "create";
+  command.option(
+    "--apiKey",
+    creating
+      ? "protect its endpoints with a generated API key (shown once)"
+      : "protect its endpoints with a generated API key (shown once; a key it has is kept)",
+  );
+  if (!creating) command.option("--no-apiKey", "remove its API key (clients' keys stop working at once)");
+  command
+    .option(
+      "--oauth-issuer <url>",
+      "protect its endpoints with OAuth 2.0 bearer tokens from this issuer (not with --apiKey)",
+    )
+    .option("--oauth-jwks-uri <url>", "where the issuer's signing keys are (default: from the issuer's metadata)")
+    .option("--oauth-audience <aud>", "audience tokens must carry (default: the endpoint's resource URL)")
+    .option("--oauth-resource <url>", "the endpoint's protected-resource identifier (default: the URL clients call)")
+    .option(
+      "--oauth-scope <scopes...>",
+      `scopes every token needs; repeat, or space- or comma-separate${creating ? "" : " (replaces the plan's)"}`,
+      scopeList,
+    )
+    .option(
+      "--oauth-tool-scope <tool=scopes>",
+      `scopes a token needs for one tool, e.g. deletePet=pets:write; repeat for several tools${creating ? "" : " (replaces the plan's)"}`,
+      toolScopePair,
+    );
+  if (!creating) command.option("--no-oauth", "remove its OAuth protection");
+  command.option("--audit", "emit an audit event for each authentication decision and tool call");
+  if (!creating) command.option("--no-audit", "stop emitting audit events");
+  return command
+    .option("--include <opIds...>", "only these operationIds become tools (space- or comma-separated)", commaList)
+    .option("--exclude <opIds...>", "these operationIds never become tools", commaList)
+    .option("--timeout-ms <n>", "time the backend has to answer, in milliseconds (default 30000)", positiveInteger)
+    .addOption(
+      new Option(
+        "--exposure-mode <mode>",
+        "one tool per operation, or three discovery tools for very large APIs",
+      ).choices(["PerOperation", "Discovery"]),
+    );
+}
+
+/** The OAuth fields the flags give, and the first flag given (for messages). */
+function oauthFlagsGiven(flags: PlanSettingFlags): { fields: Partial<OAuthSettings>; first?: string } {
+  const fields: Record<string, unknown> = {};
+  let first: string | undefined;
+  for (const { key, field, flag } of OAUTH_FLAGS) {
+    const value = flags[key];
+    if (value === undefined) continue;
+    fields[field] = value;
+    first ??= flag;
+  }
+  return { fields: fields as Partial<OAuthSettings>, ...(first ? { first } : {}) };
+}
+
+function needsIssuer(flag: string): Error {
+  return cliErrors.optionNeedsAnother(
+    flag,
+    "--oauth-issuer <url>",
+    "OAuth settings apply to a plan protected by OAuth; add the issuer whose tokens it accepts",
+  );
+}
+
+/** A new plan's client authentication from the flags. */
+export function createdClientAuth(flags: PlanSettingFlags): { apiKey: boolean; oauth?: OAuthSettings } {
+  if (flags.apiKey && flags.oauthIssuer)
+    throw cliErrors.conflictingOptions("--apiKey", "--oauth-issuer", `${ONE_MODE}; keep one`);
+  const { fields, first } = oauthFlagsGiven(flags);
+  if (first && !flags.oauthIssuer) throw needsIssuer(first);
+  return { apiKey: flags.apiKey === true, ...(flags.oauthIssuer ? { oauth: fields as OAuthSettings } : {}) };
+}
+
+/**
+ * A plan's client authentication after an update: the flags given change the current one, OAuth
+ * fields merge into the plan's. Switching modes takes the --no-… flag of the mode left, so that
+ * a key or an issuer is never dropped by accident.
+ */
+export function updatedClientAuth(
+  current: { hasApiKey: boolean; oauth?: OAuthSettings },
+  flags: PlanSettingFlags,
+): { apiKey: boolean; oauth?: OAuthSettings } {
+  const { fields, first } = oauthFlagsGiven(flags);
+  if (flags.oauth === false && first) throw cliErrors.conflictingOptions("--no-oauth", first, "keep one");
+  if (flags.apiKey === true && flags.oauthIssuer) {
+    throw cliErrors.conflictingOptions("--apiKey", "--oauth-issuer", `${ONE_MODE}; keep one`);
+  }
+  const base = flags.oauth === false ? undefined : current.oauth;
+  const oauth = first ? ({ ...base, ...fields } as OAuthSettings) : base;
+  if (oauth && !oauth.issuer && first) throw needsIssuer(first);
+  const apiKey = flags.apiKey ?? current.hasApiKey;
+  if (apiKey && oauth) {
+    throw flags.apiKey
+      ? cliErrors.conflictingOptions("--apiKey", "the plan's OAuth protection", `${ONE_MODE}; add --no-oauth to switch`)
+      : cliErrors.conflictingOptions(
+          first ?? "the plan's OAuth protection",
+          "its API key",
+          `${ONE_MODE}; add --no-apiKey to switch${first ? "" : ", or --no-oauth to keep the key"}`,
+        );
+  }
+  return { apiKey, ...(oauth ? { oauth } : {}) };
+}
+
+/** The other settings the flags give (absent ones left out, so an update keeps the plan's). */
+export function settingsFromFlags(flags: PlanSettingFlags): Record<string, unknown> {
+  return {
+    ...(flags.audit !== undefined ? { audit: flags.audit } : {}),
+    ...(flags.include ? { includedOperations: flags.include } : {}),
+    ...(flags.exclude ? { excludedOperations: flags.exclude } : {}),
+    ...(flags.timeoutMs ? { backendTimeoutMs: flags.timeoutMs } : {}),
+    ...(flags.exposureMode ? { toolExposureMode: flags.exposureMode } : {}),
+  };
+}
