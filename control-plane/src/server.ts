@@ -15,6 +15,7 @@ import { authorize, PUBLIC, ruleOf } from "./auth/access-rules.ts";
 import { authenticate, bearerToken } from "./auth/principal.ts";
 import type { AppContext } from "./context.ts";
 import { ApiError, errors, type FieldError } from "./errors.ts";
+import { refuseDeepJsonBodies } from "./json-depth.ts";
 import { capConnectionsPerAddress, slowClientOptions } from "./listener.ts";
 import { serializeError, serializeRequest, withoutQuery, withoutServerPaths } from "./log-hygiene.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
@@ -34,6 +35,9 @@ import { serviceRoutes } from "./routes/services.ts";
 import { streamRoutes } from "./routes/stream.ts";
 import { findNulCharacter } from "./text-fields.ts";
 
+/** Deepest nesting of objects and arrays in a JSON request body (JSON Schemas in CustomTools included). */
+const MAX_BODY_DEPTH = 128;
+
 export async function buildServer(context: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -48,6 +52,10 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
     ...slowClientOptions(context.config),
   });
   capConnectionsPerAddress(app.server, context.config.maxConnectionsPerAddress);
+  // Deeper bodies would overflow the stack of the validators that walk them: a 400, never a 500.
+  refuseDeepJsonBodies(app, MAX_BODY_DEPTH, () =>
+    errors.invalidField("body", `nests objects or arrays deeper than ${MAX_BODY_DEPTH} levels`),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler((error, request, reply) => {

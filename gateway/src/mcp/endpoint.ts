@@ -5,13 +5,13 @@
  * protected-resource metadata. Every failure is a JSON-RPC error with the right HTTP status —
  * never a 500 for bad input.
  */
+import { nestsDeeperThan } from "@atrium/control-plane/json-depth";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type AuditLog, type AuditOrigin, traceIdOf } from "../audit.ts";
 import type { ClientAuthenticator, ClientIdentity } from "../auth/client-auth.ts";
 import { AuthRefusal, refusals } from "../auth/refusals.ts";
 import { addressOf, bearerChallenge, METADATA_PREFIX, protectedResourceMetadata } from "../auth/resource.ts";
 import type { Backends } from "../backend.ts";
-import { MAX_REQUEST_DEPTH, nestsDeeperThan } from "../json-depth.ts";
 import type { GatewayMetrics, ToolOutcomeWord } from "../metrics.ts";
 import type { ExpositionRegistry, ServedExposition } from "../registry.ts";
 import { answerBatch } from "./batch.ts";
@@ -25,6 +25,7 @@ import {
   isJsonRpcRequest,
   isResponseOrNotificationLike,
   type JsonRpcId,
+  MAX_REQUEST_DEPTH,
   McpError,
   resultResponse,
 } from "./protocol.ts";

@@ -7,6 +7,11 @@ export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as con
 export const LATEST_LEGACY_VERSION = "2025-11-25";
 /** Everything an endpoint answers to, newest first (`server/discover` → `supportedVersions`). */
 export const SUPPORTED_VERSIONS = [MODERN_VERSION, ...LEGACY_VERSIONS];
+/**
+ * Deepest nesting of objects and arrays in a request body (the JSON-RPC envelope takes 3 of
+ * them: message, params, arguments); deeper values would overflow the stack of what walks them.
+ */
+export const MAX_REQUEST_DEPTH = 64;
 /** Only 2025-03-26 allows JSON-RPC batches. */
 export const BATCHING_VERSION = "2025-03-26";
 

@@ -12,7 +12,7 @@
  * `…[truncated: <size> bytes, showing the first <shown>]`; a cut JSON body is text only, never
  * `structuredContent`. An image or audio body over the limit is replaced by a text notice.
  *
- * A JSON body nested deeper than MAX_ANSWER_DEPTH (json-depth.ts) is not passed on: an error result
+ * A JSON body nested deeper than MAX_ANSWER_DEPTH is not passed on: an error result
  * says so.
  *
  * A status outside 2xx sets `isError` (3xx too: the gateway does not follow redirects, so the
@@ -26,7 +26,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { STATUS_CODES } from "node:http";
-import { MAX_ANSWER_DEPTH, nestsDeeperThan } from "../json-depth.ts";
+import { nestsDeeperThan } from "@atrium/control-plane/json-depth";
 import { isJsonMediaType, mediaTypeOf } from "./body.ts";
 import type { CallToolResult, ContentBlock } from "./mcp.ts";
 import { isPlainObject } from "./schema.ts";
@@ -48,6 +48,9 @@ export type ResultOptions = {
 };
 
 export const FORWARDED_HEADERS_META_KEY = "dev.atrium/headers";
+
+/** Deepest nesting of a backend's JSON answer passed on; deeper values would overflow the stack of what walks them. */
+export const MAX_ANSWER_DEPTH = 128;
 
 const textMediaType = /^(?:text\/|application\/(?:[\w.+-]*\+)?(?:xml|yaml|x-yaml|javascript|ecmascript|graphql|sql)$)/;
 const textMediaTypes = new Set(["application/x-www-form-urlencoded", "image/svg+xml", "application/x-ndjson"]);
