@@ -136,7 +136,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     maxBatchSize: integer(env, "ATRIUM_GATEWAY_MAX_BATCH_SIZE", 32),
     headersTimeoutMs,
     requestTimeoutMs,
-    maxConnectionsPerAddress: integer(env, "ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS", 256),
+    maxConnectionsPerAddress: integer(env, "ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS", 1024),
     jwksCooldownMs: integer(env, "ATRIUM_GATEWAY_JWKS_COOLDOWN_MS", 30_000),
     tokenCacheSize: integer(env, "ATRIUM_GATEWAY_TOKEN_CACHE_SIZE", 10_000),
     auditFile: env.ATRIUM_GATEWAY_AUDIT_FILE || undefined,
