@@ -61,15 +61,20 @@ export async function runImportInWorker(job: ImportJob, budgetMs: number): Promi
 /** Stops a worker left idle for `idleWorkerMs`: imports are rare, the parser's memory is not small. */
 function retireWhenIdle(worker: Worker): void {
   const timer = setTimeout(() => {
-    const index = idle.indexOf(worker);
-    if (index < 0) return; // taken for another import meanwhile
-    idle.splice(index, 1);
-    live--;
-    void worker.terminate();
-    waiting.shift()?.();
+    if (dropIdle(worker)) void worker.terminate();
   }, idleWorkerMs);
   timer.unref();
   idleTimers.set(worker, timer);
+}
+
+/** Takes an idle worker out of the pool; false when it is not idle (taken meanwhile, or already gone). */
+function dropIdle(worker: Worker): boolean {
+  const index = idle.indexOf(worker);
+  if (index < 0) return false;
+  idle.splice(index, 1);
+  live--;
+  waiting.shift()?.();
+  return true;
 }
 
 async function acquire(): Promise<Worker> {
@@ -97,6 +102,8 @@ function spawn(): Worker {
   });
   worker.stdout.resume();
   worker.stderr.resume();
+  // An idle worker that dies on its own is forgotten, not handed the next import.
+  worker.once("exit", () => dropIdle(worker));
   return worker;
 }
 
