@@ -94,6 +94,28 @@ describe("Backends", () => {
     }
   });
 
+  it("names an environment variable without a value in the log only", async () => {
+    const logged: Record<string, unknown>[] = [];
+    const warn = (fields: Record<string, unknown>) => {
+      logged.push(fields);
+    };
+    backends.setLogger({ warn: warn as FastifyBaseLogger["warn"] });
+    const variable = "ATRIUM_BACKEND_SECRET_NEVER_SET_IN_TESTS";
+    const outcome = await backends.call(
+      parseBackendEndpoint("http://127.0.0.1:1"),
+      {
+        backendTimeoutMs: 1_000,
+        backendSecret: { source: "env", variable, in: "header", name: "x-key" },
+      } as unknown as CompiledExposition["plan"],
+      { method: "GET", path: "/", headers: {} },
+      {},
+      { share: {} },
+    );
+    const message = outcome.kind === "error" ? outcome.message : "";
+    expect(message).toMatch(/^The gateway has no value for the backend secret \(correlation id [0-9a-f]{16}\)$/);
+    expect(logged).toEqual([{ correlationId: /correlation id (\w+)/.exec(message)?.[1], variable }]);
+  });
+
   it("gives a call the deadline leaves no time for the gateway's timeout at once", async () => {
     const outcome = await backends.call(
       parseBackendEndpoint("http://127.0.0.1:1"),

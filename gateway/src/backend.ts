@@ -9,7 +9,8 @@
  * in its own queue, so a tool whose backend hangs cannot starve the other tools of that origin.
  *
  * A backend that cannot be reached is reported to the client as "unreachable" with a correlation
- * id; its address and error code go to the log only, under that id.
+ * id; its address and error code go to the log only, under that id. So does the name of an
+ * environment variable that holds no backend secret.
  */
 import { randomBytes } from "node:crypto";
 import type { CompiledExposition } from "@atrium/control-plane/stream";
@@ -56,7 +57,7 @@ export class Backends {
     this.maxBodyBytes = options.maxBodyBytes;
   }
 
-  /** Where unreachable backends are logged (the server's logger, set when it is built). */
+  /** Where failures with a correlation id are logged (the server's logger, set when it is built). */
   setLogger(log: Pick<FastifyBaseLogger, "warn">): void {
     this.log = log;
   }
@@ -85,10 +86,9 @@ export class Backends {
     if (secret && secret.source !== "elicit") {
       const value = secret.source === "value" ? secret.value : fromEnvironment(secret.variable ?? "");
       if (value === undefined) {
-        return {
-          kind: "error",
-          message: `The gateway has no value for the backend secret: set the environment variable ${secret.variable}`,
-        };
+        return this.withCorrelation("The gateway has no value for the backend secret", "backend secret not set", {
+          variable: secret.variable,
+        });
       }
       const text = `${secret.prefix ?? ""}${value}`;
       if (secret.in === "query")
@@ -114,7 +114,12 @@ export class Backends {
       // undici refuses what it cannot send (a header value with CR/LF): the plan's fault, said as is.
       if (outcome.error.code === "UND_ERR_INVALID_ARG")
         return { kind: "error", message: `The backend request is invalid: ${outcome.error.message}` };
-      return this.unreachable(target.origin, outcome.error);
+      const { code, message: reason } = outcome.error;
+      return this.withCorrelation("The backend is unreachable", "backend unreachable", {
+        backend: target.origin,
+        code,
+        reason,
+      });
     }
     return outcome;
   }
@@ -124,11 +129,11 @@ export class Backends {
     this.pools.clear();
   }
 
-  /** The client learns that the backend is unreachable and a correlation id; the log learns where and why. */
-  private unreachable(origin: string, error: Error & { code?: string }): BackendOutcome {
+  /** The client learns what failed and a correlation id; the log learns, under that id, where and why. */
+  private withCorrelation(forClient: string, forLog: string, details: Record<string, unknown>): BackendOutcome {
     const correlationId = randomBytes(8).toString("hex");
-    this.log?.warn({ correlationId, backend: origin, code: error.code, reason: error.message }, "backend unreachable");
-    return { kind: "error", message: `The backend is unreachable (correlation id ${correlationId})` };
+    this.log?.warn({ correlationId, ...details }, forLog);
+    return { kind: "error", message: `${forClient} (correlation id ${correlationId})` };
   }
 
   private pool(origin: string): Pool {
