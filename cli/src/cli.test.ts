@@ -12,6 +12,7 @@ import type { Command } from "commander";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { startAuthorizationServer } from "../../gateway/src/auth/testing.ts";
 import type { Gateway } from "../../gateway/src/gateway.ts";
 import { FIXTURE_OPENAPI, type Stack, startStack, waitFor } from "../../gateway/src/testing.ts";
 import { credentialsPath } from "./config.ts";
@@ -47,6 +48,39 @@ function json(run: AtriumRun): any {
 /** The value of a row of a key/value table, e.g. `ID   123` → "123". */
 function row(run: AtriumRun, header: string): string | undefined {
   return new RegExp(`^${header}\\s{2,}(.*)$`, "m").exec(run.stdout)?.[1]?.trim();
+}
+
+/** `tools/list` (2026-07-28) on an MCP endpoint with these credentials: the status, challenge and tools. */
+async function mcpToolsList(url: string, credentials: Record<string, string>) {
+  const response = await request(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/list",
+      ...credentials,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": { name: "cli-test", version: "1" },
+        },
+      },
+    }),
+  });
+  const text = await response.body.text();
+  const tools = response.statusCode === 200 ? (JSON.parse(text).result?.tools as { name: string }[]) : [];
+  return {
+    status: response.statusCode,
+    challenge: response.headers["www-authenticate"],
+    tools: tools.map((tool) => tool.name),
+  };
 }
 
 async function login(into: NodeJS.ProcessEnv, controlPlane: TestControlPlane | string): Promise<AtriumRun> {
@@ -474,6 +508,66 @@ describe("config", () => {
     expect(badScope.stderr).toContain("body.oauth.requiredScopes");
   });
 
+  it("an OAuth plan made with the CLI is enforced by the gateway: no token 401, tools filtered by scope", async () => {
+    const issuer = await startAuthorizationServer();
+    try {
+      const plan = json(
+        await atrium([
+          "config",
+          "create",
+          "cli-plan-enforced",
+          "--serviceId",
+          stack.serviceId,
+          "--backendEndpoint",
+          `${stack.backend.url}/api`,
+          "--oauth-issuer",
+          issuer.issuer,
+          "--oauth-jwks-uri",
+          issuer.jwksUri,
+          "--oauth-audience",
+          "cli-enforced",
+          "--oauth-scope",
+          "tools:read",
+          "--oauth-tool-scope",
+          "getPet=pets:admin",
+          "-o",
+          "json",
+        ]),
+      );
+      const groups = (await stack.controlPlane.admin.call("GET", "/api/v1/gateway-groups")).body.items;
+      const group = groups.find((g: { name: string }) => g.name === "test");
+      const exposition = await stack.controlPlane.admin.call("POST", "/api/v1/expositions", {
+        name: "cli-plan-enforced",
+        configurationPlanId: plan.id,
+        gatewayGroupId: group.id,
+      });
+      expect(exposition.status, JSON.stringify(exposition.body)).toBe(201);
+      const url = `${gateway.url}/mcp/${exposition.body.id}`;
+      const bearer = async (scope: string) => ({
+        authorization: `Bearer ${await issuer.mint({ aud: "cli-enforced", sub: "alice", scope })}`,
+      });
+      const reader = await bearer("tools:read");
+      await waitFor(async () => (await mcpToolsList(url, reader)).status === 200, "the OAuth plan served");
+
+      const anonymous = await mcpToolsList(url, {});
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.challenge).toMatch(/^Bearer resource_metadata="/);
+      expect((await mcpToolsList(url, { "x-atrium-key": stack.apiKey })).status).toBe(401);
+      expect((await mcpToolsList(url, await bearer("pets:admin"))).status).toBe(403);
+      const readerTools = (await mcpToolsList(url, reader)).tools;
+      expect(readerTools).toContain("listPets");
+      expect(readerTools).not.toContain("getPet");
+      expect((await mcpToolsList(url, await bearer("tools:read pets:admin"))).tools).toContain("getPet");
+
+      expect((await stack.controlPlane.admin.call("DELETE", `/api/v1/expositions/${exposition.body.id}`)).status).toBe(
+        204,
+      );
+      ok(await atrium(["config", "delete", plan.id]));
+    } finally {
+      await issuer.close();
+    }
+  });
+
   it("update changes only what its flags name, switches between API key and OAuth, and merges OAuth fields", async () => {
     const created = json(
       await atrium([
@@ -557,32 +651,7 @@ describe("config", () => {
 
   it("renew-api-key: the gateway refuses the old key (401) and accepts the new one", async () => {
     const url = `${gateway.url}${stack.mcpPath}`;
-    const listTools = async (key: string) => {
-      const response = await request(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/list",
-          "x-atrium-key": key,
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/list",
-          params: {
-            _meta: {
-              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-              "io.modelcontextprotocol/clientCapabilities": {},
-              "io.modelcontextprotocol/clientInfo": { name: "cli-test", version: "1" },
-            },
-          },
-        }),
-      });
-      await response.body.dump();
-      return response.statusCode;
-    };
+    const listTools = async (key: string) => (await mcpToolsList(url, { "x-atrium-key": key })).status;
     const oldKey = stack.apiKey;
     expect(await listTools(oldKey)).toBe(200);
 
