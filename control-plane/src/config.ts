@@ -15,6 +15,8 @@ export interface ControlPlaneConfig {
   /** First-start admin; a password is generated and printed once when none is given. */
   bootstrap: { organization: string; username: string; password: string | undefined };
   loginTtlSeconds: number;
+  /** Failed logins tolerated per user and per source address within 15 minutes, then 429. */
+  loginMaxFailures: { perUser: number; perAddress: number };
   /** Gateways advertise health this often; stale after `gatewayStaleSeconds` without one. */
   gatewayHealthIntervalSeconds: number;
   gatewayStaleSeconds: number;
@@ -65,6 +67,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlan
       password: env.ATRIUM_ADMIN_PASSWORD || undefined,
     },
     loginTtlSeconds: integer(env, "ATRIUM_LOGIN_TTL_SECONDS", 12 * 3600),
+    loginMaxFailures: {
+      perUser: integer(env, "ATRIUM_LOGIN_MAX_FAILURES_PER_USER", 10) || 10,
+      perAddress: integer(env, "ATRIUM_LOGIN_MAX_FAILURES_PER_ADDRESS", 50) || 50,
+    },
     gatewayHealthIntervalSeconds: integer(env, "ATRIUM_GATEWAY_HEALTH_INTERVAL_SECONDS", 120),
     gatewayStaleSeconds: integer(env, "ATRIUM_GATEWAY_STALE_SECONDS", 300),
     streamHeartbeatSeconds: integer(env, "ATRIUM_STREAM_HEARTBEAT_SECONDS", 15) || 15,

@@ -12,10 +12,15 @@ export interface Limit {
   windowSeconds: number;
 }
 
-export const LOGIN_LIMITS = {
-  perUser: { failures: 10, windowSeconds: 15 * 60 },
-  perAddress: { failures: 50, windowSeconds: 15 * 60 },
-} as const satisfies Record<string, Limit>;
+const WINDOW_SECONDS = 15 * 60;
+
+/** The limits for `ATRIUM_LOGIN_MAX_FAILURES_PER_USER` / `_PER_ADDRESS` (defaults 10 and 50). */
+export function loginLimits(maxFailures: { perUser: number; perAddress: number }) {
+  return {
+    perUser: { failures: maxFailures.perUser, windowSeconds: WINDOW_SECONDS },
+    perAddress: { failures: maxFailures.perAddress, windowSeconds: WINDOW_SECONDS },
+  };
+}
 
 /** Enough for a busy control plane; beyond it the oldest windows are forgotten first. */
 const MAX_TRACKED_KEYS = 100_000;
@@ -29,7 +34,7 @@ export class LoginRateLimiter {
   private readonly windows = new Map<string, Window>();
   private readonly limits: { perUser: Limit; perAddress: Limit };
 
-  constructor(limits: { perUser: Limit; perAddress: Limit } = LOGIN_LIMITS) {
+  constructor(limits: { perUser: Limit; perAddress: Limit }) {
     this.limits = limits;
   }
 

@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { announceRevocation } from "../auth/credential-watch.ts";
-import { LoginRateLimiter } from "../auth/login-rate-limit.ts";
+import { LoginRateLimiter, loginLimits } from "../auth/login-rate-limit.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { bearerToken } from "../auth/principal.ts";
 import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
@@ -27,7 +27,7 @@ const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$YWJjZG
 export const loginRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = context.database;
-  const limiter = new LoginRateLimiter();
+  const limiter = new LoginRateLimiter(loginLimits(context.config.loginMaxFailures));
 
   app.post(
     "/login",
