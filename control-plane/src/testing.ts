@@ -10,6 +10,9 @@ import { type ControlPlane, startControlPlane } from "./app.ts";
 import { type ControlPlaneConfig, configFromEnv } from "./config.ts";
 import { parseKeySet } from "./secrets/key-set.ts";
 
+/** An OpenAPI document whose schemas refer to each other `fanout` times per level (issue 11). */
+export { referenceChain } from "./openapi/test-documents.ts";
+
 /** The Pet Store OpenAPI document of crds/samples (the working set's Service). */
 export function sampleOpenApi(): string {
   const service = validSamples().find((sample) => sample.document.kind === "Service");
