@@ -36,7 +36,7 @@ describe("a document of shared schemas, imported and served", () => {
     const exposition = await admin.call("POST", "/api/v1/expositions", {
       name: "chain",
       configurationPlanId: plan.body.id,
-      gatewayGroupId: groups.body.items?.[0]?.id ?? groups.body[0]?.id,
+      gatewayGroupId: groups.body.items[0].id,
     });
     expect(exposition.status, JSON.stringify(exposition.body)).toBe(201);
     await waitFor(() => gateway.registry.size > 1, "the gateway serves the new exposition");
