@@ -506,6 +506,28 @@ describe("config", () => {
     const badScope = await atrium([...withIssuer, "--oauth-scope", 'pets"read']);
     expect(badScope.code).toBe(1);
     expect(badScope.stderr).toContain("body.oauth.requiredScopes");
+
+    // The control plane refuses both modes too, whatever client sends them (create and replace).
+    const bothModes = {
+      name: "both-modes",
+      serviceId: stack.serviceId,
+      backendEndpoint: "http://b",
+      apiKey: true,
+      oauth: { issuer: "https://i.example.com" },
+    };
+    const { admin } = stack.controlPlane;
+    for (const [method, path] of [
+      ["POST", "/api/v1/configuration-plans"],
+      ["PUT", `/api/v1/configuration-plans/${stack.planId}`],
+    ] as const) {
+      const refused = await admin.call(method, path, bothModes);
+      expect(refused.status, method).toBe(400);
+      expect(refused.body.errors).toEqual([
+        { field: "body.oauth", message: "a plan has one client authentication mode: set apiKey or oauth, not both" },
+      ]);
+    }
+    expect(json(await atrium(["config", "get", stack.planId, "-o", "json"]))).toMatchObject({ hasApiKey: true });
+    expect(json(await atrium(["config", "get", stack.planId, "-o", "json"])).oauth).toBeUndefined();
   });
 
   it("an OAuth plan made with the CLI is enforced by the gateway: no token 401, tools filtered by scope", async () => {
