@@ -111,6 +111,25 @@ describe.each(DATABASE_KINDS)("roles on %s", (kind) => {
     expect(listed.body.items.find((g: { id: string }) => g.id === "gw-eu-1").fqdns).toEqual(["a.gw.example.com:443"]);
   });
 
+  it("lets a gateway token deregister only its own instance", async () => {
+    const gateway = await token({ name: "group-gw" });
+    const registration = { fqdns: ["gw.example.com"], labels: {}, version: "1" };
+    for (const [id, instanceId] of [
+      ["gw-a", "instance-a-1"],
+      ["gw-b", "instance-b-1"],
+    ]) {
+      const registered = await gateway.call("POST", "/api/v1/gateways/register", { id, instanceId, ...registration });
+      expect(registered.status).toBe(200);
+    }
+    const anyInstance = await gateway.call("DELETE", "/api/v1/gateways/gw-b");
+    expect(anyInstance).toMatchObject({ status: 400 });
+    expect(JSON.stringify(anyInstance.body)).toContain("querystring.instanceId");
+    expect((await gateway.call("DELETE", "/api/v1/gateways/gw-b?instanceId=instance-a-1")).status).toBe(404);
+    expect((await gateway.call("DELETE", "/api/v1/gateways/gw-a?instanceId=instance-a-1")).status).toBe(204);
+    // An admin may still remove any gateway.
+    expect((await cp.admin.call("DELETE", "/api/v1/gateways/gw-b")).status).toBe(204);
+  });
+
   it("lets only admins (and the operator) write an environment reference", async () => {
     const plan = (name: string) => ({
       name,

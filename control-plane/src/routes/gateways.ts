@@ -122,6 +122,13 @@ export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
     { schema: { params: z.object({ id: gatewayId }), querystring: z.object({ instanceId: instanceId.optional() }) } },
     async (request, reply) => {
       const organizationId = request.principal.organizationId;
+      // A gateway deregisters itself only: its token may be shared by the whole group.
+      if (request.principal.kind === "apiToken" && request.principal.role === "gateway" && !request.query.instanceId) {
+        throw errors.invalidField(
+          "querystring.instanceId",
+          "a gateway token deregisters its own instance only: pass ?instanceId=<its instance id>",
+        );
+      }
       const condition = request.query.instanceId
         ? and(owned(organizationId, request.params.id), eq(gateways.instanceId, request.query.instanceId))
         : owned(organizationId, request.params.id);
