@@ -228,7 +228,7 @@ describe("backend pools and timeouts", () => {
     for (const { r, ms } of outcomes) {
       expect(r.body.result.isError).toBe(true);
       expect(r.body.result.content[0].text).toContain("HTTP 504");
-      expect(ms).toBeLessThan(3_000); // 2 s timeouts, however long the call waited for a connection
+      expect(ms).toBeLessThan(3_500); // 2 s timeouts, however long the call waited for a connection (was 6 s)
     }
   }, 30_000);
 });
@@ -263,7 +263,7 @@ describe("JSON-RPC batches (2025-03-26)", () => {
     const before = backend.count("/hang");
     const started = performance.now();
     const answered = await post(calls(32, "hang"), session);
-    expect(performance.now() - started).toBeLessThan(3_500); // not 32 × 2 s
+    expect(performance.now() - started).toBeLessThan(6_000); // not 32 × 2 s
     expect(answered.body).toHaveLength(32);
     for (const answer of answered.body) expect(answer.result.isError).toBe(true);
     expect(backend.count("/hang") - before).toBeLessThanOrEqual(8);
