@@ -46,7 +46,7 @@ export type ImportOptions = {
   fetchTimeoutMs?: number;
   /** Largest document accepted, downloaded or inline, in bytes of UTF-8; default 10 MiB. */
   maxBytes?: number;
-  /** Time the worker thread may spend on the document; default 20 s. */
+  /** Time the worker thread may spend on the document; default 60 s. */
   budgetMs?: number;
   /** Which addresses a URL import may reach (default: public addresses only, see fetch-document.ts). */
   fetchPolicy?: FetchPolicy;
@@ -113,7 +113,7 @@ export async function importText(rawText: string, documentUrl?: string): Promise
   const forValidation = validationCopy(tree, maxValidationNodes);
   let validation: Awaited<ReturnType<typeof validate>>;
   try {
-    validation = await validate(structuredClone(forValidation) as ApiDocument, parserOptions);
+    validation = await validate(forValidation as ApiDocument, parserOptions);
   } catch (error) {
     throw invalidDocument([error instanceof Error ? error.message : String(error)], undefined, error);
   }
@@ -122,7 +122,10 @@ export async function importText(rawText: string, documentUrl?: string): Promise
       locate,
       refs,
       validatedDocument: () =>
-        dereference(forValidation as ApiDocument, { ...parserOptions, dereference: { circular: "ignore" } }),
+        dereference(validationCopy(tree, maxValidationNodes) as ApiDocument, {
+          ...parserOptions,
+          dereference: { circular: "ignore" },
+        }),
     });
   }
 

@@ -41,11 +41,11 @@ export function checkReferences(tree: JsonValue, refs: RefSite[], locate: Locate
 
 /** Refuses `$dynamicRef` / `$recursiveRef` that point outside the document. */
 export function checkDynamicRefs(tree: JsonValue, locate: Locate): void {
-  walk(tree, "", (node, pointer) => {
+  walk(tree, (node, pointer) => {
     for (const keyword of ["$dynamicRef", "$recursiveRef"]) {
       const value = node[keyword];
       if (value !== undefined && (typeof value !== "string" || !value.startsWith("#"))) {
-        throw dynamicRef(keyword, value, locate(childPointer(pointer, keyword)));
+        throw dynamicRef(keyword, value, locate(childPointer(pointer(), keyword)));
       }
     }
   });
@@ -58,7 +58,7 @@ export function checkDynamicRefs(tree: JsonValue, locate: Locate): void {
  */
 export function validationCopy(tree: JsonValue, maxNodes: number): JsonValue {
   const copy = structuredClone(tree);
-  walk(copy, "", (node) => {
+  walk(copy, (node) => {
     if (typeof node.$ref === "string" && isSchemaPointer(refToPointer(node.$ref))) delete node.$ref;
   });
   if (expandedSize(copy, maxNodes) > maxNodes) throw expandsTooMuch(maxNodes);
@@ -122,19 +122,25 @@ export function resolvePointer(tree: JsonValue, pointer: string): JsonValue | ty
   return node;
 }
 
-/** Visits every object of a plain JSON tree, without recursion. */
-function walk(tree: JsonValue, pointer: string, visit: (node: Record<string, JsonValue>, pointer: string) => void) {
-  const stack: Array<[JsonValue, string]> = [[tree, pointer]];
+/**
+ * Visits every object of a plain JSON tree, without recursion. `pointer()` spells out where the
+ * object is (only errors need it, so it is not built for every node).
+ */
+function walk(tree: JsonValue, visit: (node: Record<string, JsonValue>, pointer: () => string) => void) {
+  type Entry = { node: JsonValue; key: string | number; parent: Entry | undefined };
+  const pointerOf = (entry: Entry): string => (entry.parent ? childPointer(pointerOf(entry.parent), entry.key) : "");
+  const stack: Entry[] = [{ node: tree, key: "", parent: undefined }];
   for (let next = stack.pop(); next; next = stack.pop()) {
-    const [node, at] = next;
+    const { node } = next;
     if (node === null || typeof node !== "object") continue;
+    const parent = next;
     if (Array.isArray(node)) {
       node.forEach((item, index) => {
-        stack.push([item, childPointer(at, index)]);
+        stack.push({ node: item, key: index, parent });
       });
       continue;
     }
-    visit(node, at);
-    for (const [key, child] of Object.entries(node)) stack.push([child, childPointer(at, key)]);
+    visit(node, () => pointerOf(parent));
+    for (const [key, child] of Object.entries(node)) stack.push({ node: child, key, parent });
   }
 }
