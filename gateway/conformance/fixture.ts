@@ -21,9 +21,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ApiClient, startTestControlPlane, type TestControlPlane } from "@atrium/control-plane/testing";
-import { allowedHosts, type GatewayConfig } from "../src/config.ts";
 import { type Gateway, startGateway } from "../src/gateway.ts";
-import { listenLocally } from "../src/testing.ts";
+import { listenLocally, testGatewayConfig } from "../src/testing.ts";
 
 /** 1×1 red PNG. */
 export const RED_PIXEL_PNG = Buffer.from(
@@ -332,31 +331,14 @@ export async function startConformanceStack(options: { logLevel?: string } = {})
     const id = "gw-conformance";
     const cacheDir = join(tmpdir(), `atrium-conformance-${randomBytes(6).toString("hex")}`);
     cleanups.push(async () => rmSync(cacheDir, { recursive: true, force: true }));
-    const config: GatewayConfig = {
-      host: "127.0.0.1",
-      port: 0,
+    const config = testGatewayConfig({
       controlPlaneUrl: controlPlane.url,
       controlPlaneToken: token,
       id,
-      fqdns: [`${id}.test`],
       labels: { suite: "mcp" },
       cacheDir,
-      sessionKey: randomBytes(32),
-      bodyLimitBytes: 1024 * 1024,
-      maxResultBytes: 1024 * 1024,
       logLevel: options.logLevel ?? "silent",
-      // DNS-rebinding protection on: the FQDN, localhost, 127.0.0.1 and [::1] only.
-      allowedHosts: allowedHosts([`${id}.test`], ""),
-      managementHost: "127.0.0.1",
-      managementPort: 0,
-      maxBatchSize: 32,
-      headersTimeoutMs: 5_000,
-      requestTimeoutMs: 10_000,
-      maxConnectionsPerAddress: 256,
-      jwksCooldownMs: 1_000,
-      tokenCacheSize: 1_000,
-      auditFile: undefined,
-    };
+    });
     const gateway = await startGateway(config);
     cleanups.push(() => gateway.close());
 

@@ -170,6 +170,37 @@ export async function listenLocally(server: Server): Promise<{ url: string; clos
   };
 }
 
+/**
+ * A gateway's configuration for tests: loopback listeners on free ports, DNS-rebinding
+ * protection on (its FQDN `<id>.test`, localhost and the loopback addresses), quiet log, short
+ * key-set cooldown; what differs per test is given.
+ */
+export function testGatewayConfig(
+  given: Pick<GatewayConfig, "controlPlaneUrl" | "controlPlaneToken" | "id" | "cacheDir"> & Partial<GatewayConfig>,
+): GatewayConfig {
+  return {
+    host: "127.0.0.1",
+    port: 0,
+    fqdns: [`${given.id}.test`],
+    labels: {},
+    sessionKey: randomBytes(32),
+    bodyLimitBytes: 1024 * 1024,
+    maxResultBytes: 1024 * 1024,
+    logLevel: "silent",
+    allowedHosts: allowedHosts([`${given.id}.test`], ""),
+    managementHost: "127.0.0.1",
+    managementPort: 0,
+    maxBatchSize: 32,
+    headersTimeoutMs: 5_000,
+    requestTimeoutMs: 10_000,
+    maxConnectionsPerAddress: 256,
+    jwksCooldownMs: 1_000,
+    tokenCacheSize: 1_000,
+    auditFile: undefined,
+    ...given,
+  };
+}
+
 export interface Stack {
   controlPlane: TestControlPlane;
   backend: FixtureBackend;
@@ -220,31 +251,17 @@ export async function startStack(
   const gatewayConfig = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => {
     gateways += 1;
     const id = `gw-${gateways}`;
-    return {
-      host: "127.0.0.1",
-      port: 0,
+    return testGatewayConfig({
       controlPlaneUrl: controlPlane.url,
       controlPlaneToken: token,
       id,
-      fqdns: [`${id}.test`],
       labels: { env: "test" },
       cacheDir: `${cacheRoot}/${id}`,
       sessionKey,
       bodyLimitBytes: 64 * 1024,
       maxResultBytes: 64 * 1024,
-      logLevel: "silent",
-      allowedHosts: allowedHosts([`${id}.test`], ""),
-      managementHost: "127.0.0.1",
-      managementPort: 0,
-      maxBatchSize: 32,
-      headersTimeoutMs: 5_000,
-      requestTimeoutMs: 10_000,
-      maxConnectionsPerAddress: 256,
-      jwksCooldownMs: 1_000,
-      tokenCacheSize: 1_000,
-      auditFile: undefined,
       ...overrides,
-    };
+    });
   };
   const started: Gateway[] = [];
   return {
