@@ -105,10 +105,13 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
         const details = await provider.interactionDetails(req, res);
         const accountId = state.loginAs;
         const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-        grant.addOIDCScope("openid offline_access");
+        // The test scopes are also in `scopes`, so oidc-provider counts them as OpenID scopes too:
+        // without them in the grant's OpenID scope the consent prompt never settles.
+        const requested = typeof details.params.scope === "string" ? details.params.scope : "";
+        grant.addOIDCScope(`openid offline_access ${requested}`.trim());
         const resources = details.params.resource;
         for (const resource of [resources].flat().filter((r): r is string => typeof r === "string"))
-          grant.addResourceScope(resource, String(details.params.scope ?? ""));
+          grant.addResourceScope(resource, requested);
         const grantId = await grant.save();
         await provider.interactionFinished(
           req,

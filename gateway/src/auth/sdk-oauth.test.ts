@@ -1,0 +1,275 @@
+/**
+ * The official v2 MCP client (`@modelcontextprotocol/client`) runs its OWN OAuth flow against an
+ * OAuth-protected Exposition and a real authorization server (oidc-provider): the gateway's 401
+ * challenge, Protected Resource Metadata (RFC 9728), authorization-server metadata, client
+ * registration (a pre-registered public client, or dynamic registration), an authorization code
+ * with PKCE (the login is followed by plain HTTP requests, as a browser would), the token, then
+ * `tools/list` and `tools/call`. Both eras use the v2 client: pinned to 2026-07-28 (modern,
+ * stateless), and in its default `legacy` negotiation mode, which is the plain 2025 `initialize`
+ * handshake with a session. The token must be bound to the endpoint it was got for.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  Client,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type VersionNegotiationMode,
+} from "@modelcontextprotocol/client";
+import { decodeJwt } from "jose";
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gateway } from "../gateway.ts";
+import { type Stack, startStack, waitFor } from "../testing.ts";
+import { PUBLIC_CLIENT_ID, REDIRECT_URI, startAuthorizationServer, type TestAuthorizationServer } from "./testing.ts";
+
+let stack: Stack;
+let as: TestAuthorizationServer;
+let gateway: Gateway;
+let expositionId: string;
+/** The endpoint by name, as the client calls it: also its resource URL. */
+let endpointUrl: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  as = await startAuthorizationServer();
+  const admin = stack.controlPlane.admin;
+  const group = (await admin.call("GET", "/api/v1/gateway-groups")).body.items.find(
+    (g: { name: string }) => g.name === "test",
+  );
+  const plan = await admin.call("POST", "/api/v1/configuration-plans", {
+    name: "sdk-oauth-plan",
+    serviceId: stack.serviceId,
+    backendEndpoint: `${stack.backend.url}/api`,
+    oauth: { issuer: as.issuer, requiredScopes: ["tools:read"] },
+  });
+  expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+  const exposition = await admin.call("POST", "/api/v1/expositions", {
+    name: "sdk-oauth",
+    configurationPlanId: plan.body.id,
+    gatewayGroupId: group.id,
+  });
+  expositionId = exposition.body.id;
+  gateway = await stack.startGateway();
+  await waitFor(() => gateway.registry.byId(expositionId) !== undefined, "the OAuth Exposition served");
+  const organization = gateway.registry.byId(expositionId)?.exposition.organization.name as string;
+  endpointUrl = `${gateway.url}/mcp/${organization}/sdk-oauth`;
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.close();
+  await as?.close();
+});
+
+/**
+ * Follows an authorization URL the way a browser would (redirects one by one, cookies kept)
+ * through the authorization server's self-finishing login, up to the redirect back to the client.
+ */
+async function followLogin(authorizationUrl: URL): Promise<URL> {
+  const cookies = new Map<string, string>();
+  let next = authorizationUrl;
+  for (let hop = 0; hop < 10; hop++) {
+    const response = await fetch(next, {
+      redirect: "manual",
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const at = pair.indexOf("=");
+      cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+    const location = response.headers.get("location");
+    if (!location) throw new Error(`login stopped at ${next.pathname}: ${response.status} ${await response.text()}`);
+    await response.body?.cancel();
+    next = new URL(location, next);
+    if (next.href.startsWith(REDIRECT_URI)) return next;
+  }
+  throw new Error("login did not come back to the client after 10 redirects");
+}
+
+/** An interactive client's OAuth state for one MCP server, kept in memory. */
+class InteractiveProvider implements OAuthClientProvider {
+  client: StoredOAuthClientInformation | undefined;
+  saved: StoredOAuthTokens | undefined;
+  verifier = "";
+  readonly sentState = randomBytes(16).toString("hex");
+  authorizationUrl: URL | undefined;
+  /** Where the authorization server sent the user back, with `code`, `state` and `iss`. */
+  callback: URL | undefined;
+  registered = false;
+  discovery: OAuthDiscoveryState | undefined;
+
+  constructor(preRegistered: boolean) {
+    // Stamped with its issuer, as stored client information is (else the client registers anew).
+    if (preRegistered) this.client = { client_id: PUBLIC_CLIENT_ID, issuer: as.issuer };
+  }
+  get redirectUrl() {
+    return REDIRECT_URI;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "atrium sdk-oauth test",
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  state() {
+    return this.sentState;
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(client: StoredOAuthClientInformation) {
+    this.registered = true;
+    this.client = client;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: StoredOAuthTokens) {
+    this.saved = tokens;
+  }
+  async redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+    this.callback = await followLogin(url);
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  // Kept so the client can check the code is redeemed at the server that issued it.
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
+  }
+}
+
+/** Every request the client made, and the Protected Resource Metadata it read. */
+function recordingFetch() {
+  const seen = { requests: [] as string[], metadata: undefined as Record<string, unknown> | undefined };
+  const recording = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    const response = await fetch(input, init);
+    seen.requests.push(`${init?.method ?? "GET"} ${url.pathname} ${response.status}`);
+    if (url.pathname.startsWith("/.well-known/oauth-protected-resource") && response.ok)
+      seen.metadata = (await response.clone().json()) as Record<string, unknown>;
+    return response;
+  };
+  return { seen, fetch: recording };
+}
+
+/**
+ * The client's whole flow: a first connect refused (401) that sends the user to log in, the
+ * code redeemed with `finishAuth`, then a second connect with the token.
+ */
+async function connectThroughOAuth(mode: VersionNegotiationMode, preRegistered: boolean) {
+  const provider = new InteractiveProvider(preRegistered);
+  const { seen, fetch } = recordingFetch();
+  const transport = () => new StreamableHTTPClientTransport(new URL(endpointUrl), { authProvider: provider, fetch });
+  const newClient = () => new Client({ name: "sdk-oauth", version: "1.0.0" }, { versionNegotiation: { mode } });
+
+  const first = transport();
+  const refused = await newClient()
+    .connect(first)
+    .catch((error: unknown) => error);
+  expect(refused, String(refused)).toBeInstanceOf(UnauthorizedError);
+  const callback = provider.callback as URL;
+  expect(callback, "the login came back with a code").toBeDefined();
+  expect(callback.searchParams.get("state")).toBe(provider.sentState);
+  expect(callback.searchParams.get("code")).toBeTruthy();
+  await first.finishAuth(callback.searchParams);
+
+  const client = newClient();
+  const connected = transport();
+  await client.connect(connected);
+  return { client, transport: connected, provider, seen };
+}
+
+/** The checks every era shares: discovery went through the gateway's metadata, and the token is the endpoint's. */
+function expectTokenBoundToEndpoint(provider: InteractiveProvider, seen: ReturnType<typeof recordingFetch>["seen"]) {
+  const endpointPath = new URL(endpointUrl).pathname;
+  expect(seen.requests[0]).toMatch(new RegExp(`^POST ${endpointPath} 401$`));
+  expect(seen.requests).toContain(`GET /.well-known/oauth-protected-resource${endpointPath} 200`);
+  // The metadata the client validated names the URL it called, and the issuer it then used.
+  expect(seen.metadata?.resource).toBe(endpointUrl);
+  expect(seen.metadata?.authorization_servers).toEqual([as.issuer]);
+  expect(provider.authorizationUrl?.origin).toBe(as.issuer);
+  expect(provider.authorizationUrl?.searchParams.get("resource")).toBe(endpointUrl);
+  expect(provider.authorizationUrl?.searchParams.get("code_challenge_method")).toBe("S256");
+  const token = provider.saved?.access_token as string;
+  const claims = decodeJwt(token);
+  expect(claims.iss).toBe(as.issuer);
+  expect(claims.sub).toBe("alice");
+  expect([claims.aud].flat()).toEqual([endpointUrl]);
+  expect(String(claims.scope).split(" ")).toContain("tools:read");
+  return token;
+}
+
+async function expectToolsServed(client: Client) {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toContain("getPet");
+  const result = await client.callTool({ name: "getPet", arguments: { petId: 1 } });
+  expect(result.isError).toBeFalsy();
+  expect(result.structuredContent).toMatchObject({ id: 1, name: "Rex" });
+}
+
+describe("the official v2 client's own OAuth flow", () => {
+  it("modern era (pinned to 2026-07-28), pre-registered public client", async () => {
+    const { client, provider, seen } = await connectThroughOAuth({ pin: "2026-07-28" }, true);
+    expect(client.getProtocolEra()).toBe("modern");
+    expect(provider.registered).toBe(false);
+    const token = expectTokenBoundToEndpoint(provider, seen);
+    await expectToolsServed(client);
+    await client.close();
+
+    // Bound to the endpoint: the same token at the Exposition's other address (by id) is
+    // another resource, and is refused.
+    const elsewhere = await request(`${gateway.url}/mcp/${expositionId}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/list",
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+          },
+        },
+      }),
+    });
+    await elsewhere.body.text();
+    expect(elsewhere.statusCode).toBe(403);
+    expect(elsewhere.headers["www-authenticate"]).toContain('error="invalid_token"');
+  });
+
+  it("2025 era (legacy initialize, a session), dynamically registered client", async () => {
+    const { client, transport, provider, seen } = await connectThroughOAuth("legacy", false);
+    expect(client.getProtocolEra()).toBe("legacy");
+    expect(transport.sessionId).toBeTruthy();
+    expect(provider.registered).toBe(true);
+    expect(provider.client?.client_id).not.toBe(PUBLIC_CLIENT_ID);
+    expect(seen.requests.some((line) => line.startsWith("POST /reg 201"))).toBe(true);
+    expectTokenBoundToEndpoint(provider, seen);
+    await expectToolsServed(client);
+    await client.close();
+  });
+});
