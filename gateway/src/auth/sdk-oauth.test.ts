@@ -1,12 +1,13 @@
 /**
- * The official v2 MCP client (`@modelcontextprotocol/client`) runs its OWN OAuth flow against an
- * OAuth-protected Exposition and a real authorization server (oidc-provider): the gateway's 401
- * challenge, Protected Resource Metadata (RFC 9728), authorization-server metadata, client
- * registration (a pre-registered public client, or dynamic registration), an authorization code
- * with PKCE (the login is followed by plain HTTP requests, as a browser would), the token, then
- * `tools/list` and `tools/call`. Both eras use the v2 client: pinned to 2026-07-28 (modern,
- * stateless), and in its default `legacy` negotiation mode, which is the plain 2025 `initialize`
- * handshake with a session. The token must be bound to the endpoint it was got for.
+ * The official MCP clients run their OWN OAuth flow against an OAuth-protected Exposition and a
+ * real authorization server (oidc-provider): the gateway's 401 challenge, Protected Resource
+ * Metadata (RFC 9728), authorization-server metadata, client registration (a pre-registered public
+ * client, or dynamic registration), an authorization code with PKCE (the login is followed by plain
+ * HTTP requests, as a browser would), the token, then `tools/list` and `tools/call`. Both eras use
+ * the v2 client (`@modelcontextprotocol/client`): pinned to 2026-07-28 (modern, stateless), and in
+ * its default `legacy` negotiation mode, which is the plain 2025 `initialize` handshake with a
+ * session. The v1 SDK client (`@modelcontextprotocol/sdk`, 2025 versions) runs the 2025 era too.
+ * The token must be bound to the endpoint it was got for.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -20,6 +21,9 @@ import {
   UnauthorizedError,
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
+import { UnauthorizedError as V1UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { decodeJwt } from "jose";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -168,31 +172,71 @@ function recordingFetch() {
   return { seen, fetch: recording };
 }
 
+/** One official client and its transport, as the flow below drives them. */
+interface Connection<C, T> {
+  client: C;
+  transport: T;
+  connect(): Promise<void>;
+  /** Redeems the code of the login's callback URL. */
+  finishAuth(callback: URL): Promise<void>;
+  /** The error this client's connect throws when the user must log in first. */
+  unauthorized: new (
+    ...args: never[]
+  ) => Error;
+}
+type Open<C, T> = (
+  provider: InteractiveProvider,
+  fetch: ReturnType<typeof recordingFetch>["fetch"],
+) => Connection<C, T>;
+
+/** The v2 client with a negotiation mode; it passes the whole callback so that `iss` is checked too. */
+const v2 =
+  (mode: VersionNegotiationMode): Open<Client, StreamableHTTPClientTransport> =>
+  (provider, fetch) => {
+    const client = new Client({ name: "sdk-oauth", version: "1.0.0" }, { versionNegotiation: { mode } });
+    const transport = new StreamableHTTPClientTransport(new URL(endpointUrl), { authProvider: provider, fetch });
+    return {
+      client,
+      transport,
+      connect: () => client.connect(transport),
+      finishAuth: (callback) => transport.finishAuth(callback.searchParams),
+      unauthorized: UnauthorizedError,
+    };
+  };
+
+/** The v1 SDK client (2025 versions only); its `finishAuth` takes the code alone. */
+const v1: Open<V1Client, V1Transport> = (provider, fetch) => {
+  const client = new V1Client({ name: "sdk-oauth-v1", version: "1.0.0" });
+  const transport = new V1Transport(new URL(endpointUrl), { authProvider: provider, fetch });
+  return {
+    client,
+    transport,
+    connect: () => client.connect(transport),
+    finishAuth: (callback) => transport.finishAuth(callback.searchParams.get("code") as string),
+    unauthorized: V1UnauthorizedError,
+  };
+};
+
 /**
  * The client's whole flow: a first connect refused (401) that sends the user to log in, the
  * code redeemed with `finishAuth`, then a second connect with the token.
  */
-async function connectThroughOAuth(mode: VersionNegotiationMode, preRegistered: boolean) {
+async function connectThroughOAuth<C, T>(open: Open<C, T>, preRegistered: boolean) {
   const provider = new InteractiveProvider(preRegistered);
   const { seen, fetch } = recordingFetch();
-  const transport = () => new StreamableHTTPClientTransport(new URL(endpointUrl), { authProvider: provider, fetch });
-  const newClient = () => new Client({ name: "sdk-oauth", version: "1.0.0" }, { versionNegotiation: { mode } });
 
-  const first = transport();
-  const refused = await newClient()
-    .connect(first)
-    .catch((error: unknown) => error);
-  expect(refused, String(refused)).toBeInstanceOf(UnauthorizedError);
+  const first = open(provider, fetch);
+  const refused = await first.connect().catch((error: unknown) => error);
+  expect(refused, String(refused)).toBeInstanceOf(first.unauthorized);
   const callback = provider.callback as URL;
   expect(callback, "the login came back with a code").toBeDefined();
   expect(callback.searchParams.get("state")).toBe(provider.sentState);
   expect(callback.searchParams.get("code")).toBeTruthy();
-  await first.finishAuth(callback.searchParams);
+  await first.finishAuth(callback);
 
-  const client = newClient();
-  const connected = transport();
-  await client.connect(connected);
-  return { client, transport: connected, provider, seen };
+  const connected = open(provider, fetch);
+  await connected.connect();
+  return { client: connected.client, transport: connected.transport, provider, seen };
 }
 
 /** The checks every era shares: discovery went through the gateway's metadata, and the token is the endpoint's. */
@@ -215,7 +259,14 @@ function expectTokenBoundToEndpoint(provider: InteractiveProvider, seen: ReturnT
   return token;
 }
 
-async function expectToolsServed(client: Client) {
+/** What both official clients offer for tools (their result types differ in details). */
+interface ToolsClient {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+async function expectToolsServed(client: ToolsClient) {
   const { tools } = await client.listTools();
   expect(tools.map((tool) => tool.name)).toContain("getPet");
   const result = await client.callTool({ name: "getPet", arguments: { petId: 1 } });
@@ -223,9 +274,9 @@ async function expectToolsServed(client: Client) {
   expect(result.structuredContent).toMatchObject({ id: 1, name: "Rex" });
 }
 
-describe("the official v2 client's own OAuth flow", () => {
+describe("the official clients' own OAuth flow", () => {
   it("modern era (pinned to 2026-07-28), pre-registered public client", async () => {
-    const { client, provider, seen } = await connectThroughOAuth({ pin: "2026-07-28" }, true);
+    const { client, provider, seen } = await connectThroughOAuth(v2({ pin: "2026-07-28" }), true);
     expect(client.getProtocolEra()).toBe("modern");
     expect(provider.registered).toBe(false);
     const token = expectTokenBoundToEndpoint(provider, seen);
@@ -262,12 +313,21 @@ describe("the official v2 client's own OAuth flow", () => {
   });
 
   it("2025 era (legacy initialize, a session), dynamically registered client", async () => {
-    const { client, transport, provider, seen } = await connectThroughOAuth("legacy", false);
+    const { client, transport, provider, seen } = await connectThroughOAuth(v2("legacy"), false);
     expect(client.getProtocolEra()).toBe("legacy");
     expect(transport.sessionId).toBeTruthy();
     expect(provider.registered).toBe(true);
     expect(provider.client?.client_id).not.toBe(PUBLIC_CLIENT_ID);
     expect(seen.requests.some((line) => line.startsWith("POST /reg 201"))).toBe(true);
+    expectTokenBoundToEndpoint(provider, seen);
+    await expectToolsServed(client);
+    await client.close();
+  });
+
+  it("2025 era with the v1 SDK client (2025-11-25, a session), pre-registered public client", async () => {
+    const { client, transport, provider, seen } = await connectThroughOAuth(v1, true);
+    expect(transport.sessionId).toBeTruthy();
+    expect(client.getServerVersion()?.name).toBeTruthy();
     expectTokenBoundToEndpoint(provider, seen);
     await expectToolsServed(client);
     await client.close();
