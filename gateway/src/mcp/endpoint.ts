@@ -128,6 +128,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   });
   const modeOf = (served: ServedExposition) => (served.exposition.plan.oauth ? "oauth" : "apiKey");
 
+  const keysWarnedAt = new Map<string, number>();
   /** Answers a refused credential: the status, the OAuth challenge, and an audit event when the plan asks. */
   const refuse = (
     request: FastifyRequest,
@@ -144,10 +145,16 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     }
     if (refused.status === 503) {
       headers["retry-after"] = "5";
-      request.log.warn(
-        { exposition: served.exposition.id, issuer: plan.oauth?.issuer, problem: options.auth.keysProblemOf(served) },
-        "refusing OAuth requests: the issuer's signing keys are out of reach",
-      );
+      // Once per issuer and half-minute: every request is refused while the keys are away.
+      const issuer = plan.oauth?.issuer ?? "";
+      const now = Date.now();
+      if ((keysWarnedAt.get(issuer) ?? 0) + 30_000 < now) {
+        keysWarnedAt.set(issuer, now);
+        request.log.warn(
+          { exposition: served.exposition.id, issuer: plan.oauth?.issuer, problem: options.auth.keysProblemOf(served) },
+          "refusing OAuth requests: the issuer's signing keys are out of reach",
+        );
+      }
     }
     if (plan.audit) {
       audit.authentication({
