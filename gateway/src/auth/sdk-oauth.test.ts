@@ -49,7 +49,7 @@ beforeAll(async () => {
     name: "sdk-oauth-plan",
     serviceId: stack.serviceId,
     backendEndpoint: `${stack.backend.url}/api`,
-    oauth: { issuer: as.issuer, requiredScopes: ["tools:read"] },
+    oauth: { issuer: as.issuer, requiredScopes: ["tools:read"], toolScopes: { createPet: ["tools:write"] } },
   });
   expect(plan.status, JSON.stringify(plan.body)).toBe(201);
   const exposition = await admin.call("POST", "/api/v1/expositions", {
@@ -276,11 +276,26 @@ async function expectToolsServed(client: ToolsClient) {
 
 describe("the official clients' own OAuth flow", () => {
   it("modern era (pinned to 2026-07-28), pre-registered public client", async () => {
-    const { client, provider, seen } = await connectThroughOAuth(v2({ pin: "2026-07-28" }), true);
+    const { client, transport, provider, seen } = await connectThroughOAuth(v2({ pin: "2026-07-28" }), true);
     expect(client.getProtocolEra()).toBe("modern");
     expect(provider.registered).toBe(false);
     const token = expectTokenBoundToEndpoint(provider, seen);
     await expectToolsServed(client);
+
+    // Step-up (per-tool scope): the first token lacks tools:write, so createPet is hidden and its
+    // call refused with insufficient_scope; the client asks the user for the wider scope itself.
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("createPet");
+    const firstLogin = provider.callback;
+    const stepUp = await client
+      .callTool({ name: "createPet", arguments: { body: { name: "Nemo" } } })
+      .catch((error: unknown) => error);
+    expect(stepUp, String(stepUp)).toBeInstanceOf(UnauthorizedError);
+    expect(provider.callback).not.toBe(firstLogin);
+    expect(provider.authorizationUrl?.searchParams.get("scope")?.split(" ")).toContain("tools:write");
+    await transport.finishAuth((provider.callback as URL).searchParams);
+    expect(String(decodeJwt(provider.saved?.access_token as string).scope).split(" ")).toContain("tools:write");
+    const created = await client.callTool({ name: "createPet", arguments: { body: { name: "Nemo" } } });
+    expect(created.isError, JSON.stringify(created)).toBeFalsy();
     await client.close();
 
     // Bound to the endpoint: the same token at the Exposition's other address (by id) is
