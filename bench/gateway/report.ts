@@ -148,10 +148,6 @@ export function ratioLines(results: ContestantResult[]): { lines: string[]; miss
         vsPassThrough >= TARGETS.throughputVsPassThrough,
       ],
       [
-        `${atrium.name}: throughput / best peer (${bestPeer?.name ?? "none"}) = ${fixed(vsPeer, 2)} (target ≥ ${TARGETS.throughputVsBestPeer}: ${verdict(vsPeer >= TARGETS.throughputVsBestPeer)})`,
-        vsPeer >= TARGETS.throughputVsBestPeer,
-      ],
-      [
         `${atrium.name}: CPU per call / pass-through = ${fixed(cpu, 2)} (target ≤ ${TARGETS.cpuVsPassThrough}: ${verdict(cpu <= TARGETS.cpuVsPassThrough)})`,
         cpu <= TARGETS.cpuVsPassThrough,
       ],
@@ -160,6 +156,13 @@ export function ratioLines(results: ContestantResult[]): { lines: string[]; miss
         added <= TARGETS.addedP50OverPassThroughMs,
       ],
     ];
+    // A run without peers (--contestants) has no peer ratio to report.
+    if (peers.length > 0) {
+      checks.splice(1, 0, [
+        `${atrium.name}: throughput / best peer (${bestPeer?.name ?? "none"}) = ${fixed(vsPeer, 2)} (target ≥ ${TARGETS.throughputVsBestPeer}: ${verdict(vsPeer >= TARGETS.throughputVsBestPeer)})`,
+        vsPeer >= TARGETS.throughputVsBestPeer,
+      ]);
+    }
     if (atrium.auth && atrium.auth !== "none" && noAuth) checks.push(...authCostChecks(atrium, noAuth));
     for (const [line, met] of checks) {
       lines.push(line);

@@ -12,12 +12,13 @@
  * 1,000 Expositions, sessions with colliding JSON-RPC ids never crossing.
  *
  * Prints the table and the ratios to the targets; a complete plain run (no --quick, --only,
- * --profile or --gateway-node-args) also writes bench/results/gateway-<date>.md and the
- * generated block of docs/performance.md.
+ * --profile, --contestants or --gateway-node-args) also writes bench/results/gateway-<date>.md
+ * and the generated block of docs/performance.md.
  *
  *   node bench/gateway/run.ts [--duration 10] [--rounds 3] [--connections 32] [--warmup 2]
  *                             [--only hot|scale] [--quick] [--profile] [--no-write]
  *                             [--gateway-node-args="--max-semi-space-size=16"]
+ *                             [--contestants "pass-through,atrium (no auth),atrium (OAuth)"]
  *
  * --duration: seconds of each throughput run (one per contestant per round); each round also
  *   runs every contestant at 1 connection for half of that.
@@ -27,6 +28,7 @@
  *   adds where their CPU went during the throughput runs (profile.ts). Their numbers then
  *   include the profiler's overhead: take the table from a run without it.
  * --gateway-node-args: extra node flags for every Atrium gateway, for what-if runs (never written).
+ * --contestants: only these hot-path contestants, by name (a shorter run on a busy machine; never written).
  * Exits 1 when a contestant or check could not run (not when a target is missed).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -81,8 +83,11 @@ const { values } = parseArgs({
     profile: { type: "boolean", default: false },
     "gateway-node-args": { type: "string", default: "" },
     "no-write": { type: "boolean", default: false },
+    contestants: { type: "string" },
   },
 });
+/** Names of the hot-path contestants to run (all when unset): a partial run, which writes nothing. */
+const chosen = values.contestants?.split(",").map((name) => name.trim());
 const quick = values.quick;
 const gatewayNodeArgs = values["gateway-node-args"].split(" ").filter(Boolean);
 const settings: RunSettings = {
@@ -106,7 +111,12 @@ const runScale = values.only !== "hot";
 // Only a complete, plain run replaces the documented results: not a smoke, a part, a profiled
 // run (the profiler slows what it watches) or a what-if with other node flags.
 const write =
-  !quick && !values["no-write"] && !values.profile && values.only === undefined && gatewayNodeArgs.length === 0;
+  !quick &&
+  !values["no-write"] &&
+  !values.profile &&
+  values.only === undefined &&
+  chosen === undefined &&
+  gatewayNodeArgs.length === 0;
 
 const progress = (message: string) => process.stderr.write(`[gateway bench] ${message}\n`);
 const listening = /listening (http:\/\/\S+)/;
@@ -178,8 +188,16 @@ async function hotPath(
     ivotoby,
     officialSdk,
   ];
+  const unknown = chosen?.filter((name) => !contestants.some((c) => c.name === name)) ?? [];
+  if (unknown.length > 0) {
+    throw new Error(
+      `--contestants: no contestant named ${unknown.join(", ")}; the names are ${contestants.map((c) => c.name).join(", ")}`,
+    );
+  }
   return measureHotPath(
-    contestants.map((contestant) => ({ contestant, kind: kindOf(contestant) })),
+    contestants
+      .filter((contestant) => chosen === undefined || chosen.includes(contestant.name))
+      .map((contestant) => ({ contestant, kind: kindOf(contestant) })),
     context,
     settings,
     progress,
