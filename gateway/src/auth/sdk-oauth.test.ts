@@ -191,10 +191,10 @@ type Open<C, T> = (
 
 /** The v2 client with a negotiation mode; it passes the whole callback so that `iss` is checked too. */
 const v2 =
-  (mode: VersionNegotiationMode): Open<Client, StreamableHTTPClientTransport> =>
+  (mode: VersionNegotiationMode, url = endpointUrl): Open<Client, StreamableHTTPClientTransport> =>
   (provider, fetch) => {
     const client = new Client({ name: "sdk-oauth", version: "1.0.0" }, { versionNegotiation: { mode } });
-    const transport = new StreamableHTTPClientTransport(new URL(endpointUrl), { authProvider: provider, fetch });
+    const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider, fetch });
     return {
       client,
       transport,
@@ -240,21 +240,25 @@ async function connectThroughOAuth<C, T>(open: Open<C, T>, preRegistered: boolea
 }
 
 /** The checks every era shares: discovery went through the gateway's metadata, and the token is the endpoint's. */
-function expectTokenBoundToEndpoint(provider: InteractiveProvider, seen: ReturnType<typeof recordingFetch>["seen"]) {
-  const endpointPath = new URL(endpointUrl).pathname;
+function expectTokenBoundToEndpoint(
+  provider: InteractiveProvider,
+  seen: ReturnType<typeof recordingFetch>["seen"],
+  url = endpointUrl,
+) {
+  const endpointPath = new URL(url).pathname;
   expect(seen.requests[0]).toMatch(new RegExp(`^POST ${endpointPath} 401$`));
   expect(seen.requests).toContain(`GET /.well-known/oauth-protected-resource${endpointPath} 200`);
   // The metadata the client validated names the URL it called, and the issuer it then used.
-  expect(seen.metadata?.resource).toBe(endpointUrl);
+  expect(seen.metadata?.resource).toBe(url);
   expect(seen.metadata?.authorization_servers).toEqual([as.issuer]);
   expect(provider.authorizationUrl?.origin).toBe(as.issuer);
-  expect(provider.authorizationUrl?.searchParams.get("resource")).toBe(endpointUrl);
+  expect(provider.authorizationUrl?.searchParams.get("resource")).toBe(url);
   expect(provider.authorizationUrl?.searchParams.get("code_challenge_method")).toBe("S256");
   const token = provider.saved?.access_token as string;
   const claims = decodeJwt(token);
   expect(claims.iss).toBe(as.issuer);
   expect(claims.sub).toBe("alice");
-  expect([claims.aud].flat()).toEqual([endpointUrl]);
+  expect([claims.aud].flat()).toEqual([url]);
   expect(String(claims.scope).split(" ")).toContain("tools:read");
   return token;
 }
@@ -335,6 +339,31 @@ describe("the official clients' own OAuth flow", () => {
     expect(provider.client?.client_id).not.toBe(PUBLIC_CLIENT_ID);
     expect(seen.requests.some((line) => line.startsWith("POST /reg 201"))).toBe(true);
     expectTokenBoundToEndpoint(provider, seen);
+    await expectToolsServed(client);
+
+    // The access token expires mid-session (past the 60 s tolerance): the gateway answers 401
+    // invalid_token, the client refreshes it with its refresh token, and the session goes on,
+    // being the same user's.
+    const saved = provider.saved as StoredOAuthTokens;
+    expect(saved.refresh_token, "a refresh token (offline_access)").toBeTruthy();
+    const sessionId = transport.sessionId;
+    const expired = await as.mint({ aud: endpointUrl, exp: Math.floor(Date.now() / 1000) - 120 });
+    provider.saved = { ...saved, access_token: expired };
+    await expectToolsServed(client);
+    // One 401 at the first connect, one for the expired token.
+    const refusedCalls = seen.requests.filter((line) => line === `POST ${new URL(endpointUrl).pathname} 401`);
+    expect(refusedCalls).toHaveLength(2);
+    expect(seen.requests.filter((line) => line.startsWith("POST /token 200"))).toHaveLength(2);
+    expect(provider.saved?.access_token).not.toBe(expired);
+    expect(decodeJwt(provider.saved?.access_token as string).exp).toBeGreaterThan(Date.now() / 1000);
+    expect(transport.sessionId).toBe(sessionId);
+    await client.close();
+  });
+
+  it("modern era at the endpoint's other address (by id): its own metadata, resource and token", async () => {
+    const byIdUrl = `${gateway.url}/mcp/${expositionId}`;
+    const { client, provider, seen } = await connectThroughOAuth(v2({ pin: "2026-07-28" }, byIdUrl), false);
+    expectTokenBoundToEndpoint(provider, seen, byIdUrl);
     await expectToolsServed(client);
     await client.close();
   });
