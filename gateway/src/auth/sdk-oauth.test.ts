@@ -246,7 +246,7 @@ function expectTokenBoundToEndpoint(
   url = endpointUrl,
 ) {
   const endpointPath = new URL(url).pathname;
-  expect(seen.requests[0]).toMatch(new RegExp(`^POST ${endpointPath} 401$`));
+  expect(seen.requests[0]).toBe(`POST ${endpointPath} 401`);
   expect(seen.requests).toContain(`GET /.well-known/oauth-protected-resource${endpointPath} 200`);
   // The metadata the client validated names the URL it called, and the issuer it then used.
   expect(seen.metadata?.resource).toBe(url);
