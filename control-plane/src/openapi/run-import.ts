@@ -94,14 +94,9 @@ async function acquire(): Promise<Worker> {
 }
 
 function spawn(): Worker {
-  const worker = new Worker(workerUrl, {
-    resourceLimits: { maxOldGenerationSizeMb: importHeapMb },
-    // The worker's output is not the request's: it never reaches the control plane's log.
-    stdout: true,
-    stderr: true,
-  });
-  worker.stdout.resume();
-  worker.stderr.resume();
+  // The worker silences its own output (import-worker.ts): piping it here instead would keep
+  // the process alive after the worker is unref'd.
+  const worker = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: importHeapMb } });
   // An idle worker that dies on its own is forgotten, not handed the next import.
   worker.once("exit", () => dropIdle(worker));
   return worker;
