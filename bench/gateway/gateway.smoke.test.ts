@@ -36,6 +36,7 @@ describe("gateway benchmark (smoke)", () => {
     expect(stdout).toMatch(
       /atrium \(OAuth\): CPU per call \/ atrium \(no auth\) = \d+\.\d+ \(target ≤ 1\.15: (met|MISSED)\)/,
     );
+    expect(stdout).toMatch(/OAuth on one gateway: CPU per call \/ no auth = \d+\.\d+ \(target ≤ 1\.15: (met|MISSED)\)/);
     // The first call with a token fetched the key set; later new tokens did not.
     expect(stdout).toMatch(/\| first call with a token, key set not fetched yet .* \| \d+\.\d+ \| 1 \|/);
     expect(stdout).toMatch(/key-set fetches: 1 for 1 fresh gateway/);

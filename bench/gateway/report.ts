@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, release } from "node:os";
+import type { AuthCostResult } from "./auth-cost.ts";
 import type { AtriumAuth } from "./contestants.ts";
 import type { FirstCallResult } from "./first-call.ts";
 import { type LoadResult, median } from "./load.ts";
@@ -223,6 +224,52 @@ export function scaleSection(scale: ScaleResults): { markdown: string; missed: n
   return { markdown: rows.join("\n"), missed: [toolsMet, rssMet, sessionsMet].filter((met) => !met).length };
 }
 
+const AUTH_NAMES: Record<AtriumAuth, string> = { none: "no auth", apiKey: "API key", oauth: "OAuth" };
+
+/** Client authentication's cost inside one gateway process (auth-cost.ts), OAuth against its targets. */
+export function authCostSection(cost: AuthCostResult): { markdown: string; missed: number } {
+  const open = cost.modes.find((mode) => mode.auth === "none");
+  const rows = cost.modes.map((mode) => {
+    const spread =
+      mode.roundsPerSecond.length > 1
+        ? ` (${thousands(Math.min(...mode.roundsPerSecond))}–${thousands(Math.max(...mode.roundsPerSecond))})`
+        : "";
+    return `| ${AUTH_NAMES[mode.auth]} | ${thousands(median(mode.roundsPerSecond))}${spread} | ${fixed(mode.cpuMicrosPerCall, 1)} | ${mode.non2xx} |`;
+  });
+  const lines: string[] = [];
+  let missed = 0;
+  for (const mode of cost.modes) {
+    if (mode.auth === "none" || !open) continue;
+    const throughput = median(
+      mode.roundsPerSecond.map((rps, round) => rps / (open.roundsPerSecond[round] ?? Number.NaN)),
+    );
+    const cpu = mode.cpuMicrosPerCall / open.cpuMicrosPerCall;
+    if (mode.auth !== "oauth") {
+      lines.push(
+        `- ${AUTH_NAMES[mode.auth]} on one gateway: throughput / no auth = ${fixed(throughput, 2)}, CPU per call / no auth = ${fixed(cpu, 2)} (for comparison, no target)`,
+      );
+      continue;
+    }
+    const throughputMet = throughput >= TARGETS.oauthThroughputVsNoAuth;
+    const cpuMet = cpu <= TARGETS.oauthCpuVsNoAuth;
+    missed += Number(!throughputMet) + Number(!cpuMet);
+    lines.push(
+      `- OAuth on one gateway: throughput / no auth = ${fixed(throughput, 2)} (target ≥ ${TARGETS.oauthThroughputVsNoAuth}: ${verdict(throughputMet)})`,
+      `- OAuth on one gateway: CPU per call / no auth = ${fixed(cpu, 2)} (target ≤ ${TARGETS.oauthCpuVsNoAuth}: ${verdict(cpuMet)})`,
+    );
+  }
+  const markdown = [
+    `One gateway process on core 0 serving the pets Exposition open, behind an API key and behind OAuth (one token, cached after its first call); after a warm-up, ${cost.rounds} round(s) in which each is loaded for ${cost.seconds} s at ${cost.connections} connections (order rotated), CPU read from that one process around each run. Separate processes running the same code differ by more than a credential costs on this VM; within one process they do not. Other processes used at most ${fixed(cost.othersBusy * 100, 0)} % of a core during a kept run.`,
+    "",
+    `| endpoint | req/s, median round (min–max) | CPU µs/call | non-2xx or errors |`,
+    "|---|--:|--:|--:|",
+    ...rows,
+    "",
+    ...lines,
+  ].join("\n");
+  return { markdown, missed };
+}
+
 /** The first-call timings (first-call.ts): what a token costs before the cache knows it. */
 export function firstCallSection(first: FirstCallResult): string {
   const ms = (values: number[]) =>
@@ -253,11 +300,12 @@ export function fullReport(
   measured: {
     hot: ContestantResult[] | undefined;
     firstCalls: FirstCallResult | undefined;
+    authCost: AuthCostResult | undefined;
     scale: ScaleResults | undefined;
   },
   settings: RunSettings,
 ): { markdown: string; missed: number } {
-  const { hot: results, firstCalls, scale } = measured;
+  const { hot: results, firstCalls, authCost, scale } = measured;
   const parts = [
     `Run ${settings.date} of ${revision()}, on ${machine()}${settings.quick ? " — QUICK (smoke) run, numbers not meaningful" : ""}${settings.gatewayNodeArgs.length ? ` — what-if: gateways ran with \`node ${settings.gatewayNodeArgs.join(" ")}\`` : ""}.`,
   ];
@@ -278,6 +326,11 @@ export function fullReport(
         ...profiles,
       );
     }
+  }
+  if (authCost) {
+    const section = authCostSection(authCost);
+    missed += section.missed;
+    parts.push("### Client authentication on one gateway process", section.markdown);
   }
   if (firstCalls) parts.push("### First call with a token (not cached yet)", firstCallSection(firstCalls));
   if (scale) {

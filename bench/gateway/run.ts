@@ -36,6 +36,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ApiClient } from "@atrium/control-plane/testing";
+import { type AuthCostResult, createAuthCostExpositions, measureAuthCost } from "./auth-cost.ts";
 import {
   atrium,
   type BenchContext,
@@ -204,6 +205,37 @@ async function hotPath(
   );
 }
 
+async function authCostOnOneGateway(
+  context: BenchContext,
+  admin: ApiClient,
+  plans: Awaited<ReturnType<typeof createHotPlans>>,
+  issuer: BenchIssuer,
+): Promise<AuthCostResult> {
+  const expositions = await createAuthCostExpositions(admin, {
+    none: plans.open.id,
+    apiKey: plans.keyed.id,
+    oauth: plans.oauth.id,
+  });
+  const credentials = {
+    none: {},
+    apiKey: { apiKey: plans.keyed.apiKey },
+    oauth: { bearerToken: await issuer.mint({ audience: OAUTH_AUDIENCE, scope: OAUTH_SCOPE }) },
+  };
+  return measureAuthCost(
+    context,
+    expositions,
+    credentials,
+    {
+      rounds: settings.rounds,
+      seconds: settings.seconds,
+      warmupSeconds: settings.warmupSeconds,
+      connections: settings.connections,
+      waitForQuiet: !quick,
+    },
+    progress,
+  );
+}
+
 async function firstCalls(
   context: BenchContext,
   admin: ApiClient,
@@ -261,7 +293,14 @@ try {
   const plans = runHot ? await createHotPlans(context, admin, issuer) : undefined;
   const results = plans ? await hotPath(context, admin, plans, issuer) : undefined;
   let first: FirstCallResult | undefined;
+  let authCost: AuthCostResult | undefined;
   if (plans) {
+    try {
+      authCost = await authCostOnOneGateway(context, admin, plans, issuer);
+    } catch (error) {
+      failed = true;
+      progress(`auth-cost runs FAILED: ${(error as Error).stack}`);
+    }
     try {
       first = await firstCalls(context, admin, plans, issuer);
     } catch (error) {
@@ -280,7 +319,7 @@ try {
   }
   if (results?.some((r) => r.failure)) failed = true;
 
-  const report = fullReport({ hot: results, firstCalls: first, scale }, settings);
+  const report = fullReport({ hot: results, firstCalls: first, authCost, scale }, settings);
   console.log(report.markdown);
   console.log(`\n${report.missed} target(s) missed${failed ? "; some measurements FAILED (see above)" : ""}.`);
   if (write) {
