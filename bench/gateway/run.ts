@@ -160,10 +160,12 @@ async function createHotPlans(context: BenchContext, admin: ApiClient, issuer: B
   };
 }
 
+type HotPlans = Awaited<ReturnType<typeof createHotPlans>>;
+
 async function hotPath(
   context: BenchContext,
   admin: ApiClient,
-  plans: Awaited<ReturnType<typeof createHotPlans>>,
+  plans: HotPlans,
   issuer: BenchIssuer,
 ): Promise<ContestantResult[]> {
   const scenario = async (label: string, planId: string) => {
@@ -208,7 +210,7 @@ async function hotPath(
 async function authCostOnOneGateway(
   context: BenchContext,
   admin: ApiClient,
-  plans: Awaited<ReturnType<typeof createHotPlans>>,
+  plans: HotPlans,
   issuer: BenchIssuer,
 ): Promise<AuthCostResult> {
   const expositions = await createAuthCostExpositions(admin, {
@@ -239,7 +241,7 @@ async function authCostOnOneGateway(
 async function firstCalls(
   context: BenchContext,
   admin: ApiClient,
-  plans: Awaited<ReturnType<typeof createHotPlans>>,
+  plans: HotPlans,
   issuer: BenchIssuer,
 ): Promise<FirstCallResult> {
   const expositions = await createFirstCallExpositions(admin, {
