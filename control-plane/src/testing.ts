@@ -3,6 +3,7 @@
  * afterwards) or on in-memory PGlite, and a small JSON client for the REST API.
  */
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
 import { validSamples } from "@atrium/crds";
 import pg from "pg";
 import { request } from "undici";
@@ -19,6 +20,15 @@ export function sampleOpenApi(): string {
   const inline = (service?.document.spec as { openapi?: { inline?: string } } | undefined)?.openapi?.inline;
   if (!inline) throw new Error("crds/samples/valid has no Service with an inline OpenAPI document");
   return inline;
+}
+
+/** A TCP port free on 127.0.0.1 right now, for a child process that must be told its port. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 export type DatabaseKind = "pglite" | "postgres";

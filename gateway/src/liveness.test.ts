@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiClient, createTestDatabase, type TestDatabase } from "@atrium/control-plane/testing";
+import { ApiClient, createTestDatabase, freePort, type TestDatabase } from "@atrium/control-plane/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "./config.ts";
 import { type Gateway, startGateway } from "./gateway.ts";
@@ -27,14 +27,6 @@ let database: TestDatabase;
 const replicas: { child: ChildProcess; port: number }[] = [];
 let proxy: RoundRobinProxy;
 let gateway: Gateway | undefined;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startReplica(): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();

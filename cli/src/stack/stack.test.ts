@@ -5,10 +5,10 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "@atrium/control-plane/testing";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -21,14 +21,6 @@ const env = {
   ATRIUM_CONFIG_DIR: join(root, "config"),
   NO_COLOR: "1",
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The audit events in `file` once `enough` holds for them (the gateway writes asynchronously). */
 async function auditEvents(file: string, enough: (events: AuditEvent[]) => boolean): Promise<AuditEvent[]> {
