@@ -84,6 +84,6 @@ async function existingAdmin(db: Db): Promise<string> {
   if (!admin) return "Users exist already: no admin bootstrapped";
   return (
     `The platform admin '${admin.username}' of organization '${admin.organization}' exists since ` +
-    `${admin.createdAt.toISOString()}: created by the first start, which printed a generated password or used ATRIUM_ADMIN_PASSWORD`
+    `${admin.createdAt.toISOString()}: created by the first start, which printed its generated password once on its standard output (or used ATRIUM_ADMIN_PASSWORD)`
   );
 }
