@@ -7,6 +7,7 @@
  * lost while a listening connection is re-opened.
  */
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { coalesced } from "../coalesced.ts";
 import type { Database, Db } from "../db/database.ts";
 import { apiTokens, loginSessions, users } from "../db/schema.ts";
 import type { Principal } from "./principal.ts";
@@ -38,8 +39,6 @@ export class CredentialWatch {
   private readonly onError: (error: unknown) => void;
   private readonly watched = new Set<Watched>();
   private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<void> | undefined;
-  private again = false;
 
   constructor(database: Database, onError: (error: unknown) => void, sweepMs = SWEEP_MS) {
     this.database = database;
@@ -81,21 +80,10 @@ export class CredentialWatch {
   }
 
   /** Re-checks every watched credential; a sweep asked for while one runs runs again after it. */
-  private sweep(): void {
-    if (this.sweeping) {
-      this.again = true;
-      return;
-    }
-    this.sweeping = this.check()
-      .catch(this.onError)
-      .finally(() => {
-        this.sweeping = undefined;
-        if (this.again) {
-          this.again = false;
-          this.sweep();
-        }
-      });
-  }
+  private readonly sweep = coalesced(
+    () => this.check(),
+    (error) => this.onError(error),
+  );
 
   private async check(): Promise<void> {
     if (this.watched.size === 0) return;

@@ -5,6 +5,7 @@
  * streams of a batch.
  */
 import { and, asc, eq, gt, lt, max, min } from "drizzle-orm";
+import { coalesced } from "../coalesced.ts";
 import type { Database } from "../db/database.ts";
 import { changes } from "../db/schema.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
@@ -30,8 +31,6 @@ export class ChangeHub {
   private readonly cipher: SecretCipher;
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private lastRevision = 0;
-  private reading: Promise<void> | undefined;
-  private again = false;
   private timer: NodeJS.Timeout | undefined;
   private onError: (error: unknown) => void;
 
@@ -108,21 +107,10 @@ export class ChangeHub {
     };
   }
 
-  private wake(): void {
-    if (this.reading) {
-      this.again = true;
-      return;
-    }
-    this.reading = this.read()
-      .catch(this.onError)
-      .finally(() => {
-        this.reading = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
+  private readonly wake = coalesced(
+    () => this.read(),
+    (error) => this.onError(error),
+  );
 
   private async read(): Promise<void> {
     const rows = await this.database.db
