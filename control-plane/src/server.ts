@@ -3,6 +3,7 @@
  * Everything under /api/v1 needs a bearer token except login and the OpenAPI document, and
  * each route is allowed to the roles auth/access-rules.ts lists.
  */
+import { capConnectionsPerAddress, slowClientOptions } from "@atrium/contract/listener";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import {
@@ -14,9 +15,8 @@ import {
 import { authorize, PUBLIC, ruleOf } from "./auth/access-rules.ts";
 import { authenticate, bearerToken } from "./auth/principal.ts";
 import type { AppContext } from "./context.ts";
+import { refuseDeepJsonBodies } from "./deep-json-bodies.ts";
 import { ApiError, errors, type FieldError } from "./errors.ts";
-import { refuseDeepJsonBodies } from "./json-depth.ts";
-import { capConnectionsPerAddress, slowClientOptions } from "./listener.ts";
 import { serializeError, serializeRequest, withoutQuery, withoutServerPaths } from "./log-hygiene.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
 import { configurationPlanRoutes } from "./routes/configuration-plans.ts";

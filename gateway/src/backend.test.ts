@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { CompiledExposition } from "@atrium/control-plane/stream";
+import type { CompiledExposition } from "@atrium/contract";
 import type { FastifyBaseLogger } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
 import { Backends, SHARE_CONNECTIONS } from "./backend.ts";

@@ -13,7 +13,7 @@
  * environment variable that holds no backend secret.
  */
 import { randomBytes } from "node:crypto";
-import type { CompiledExposition } from "@atrium/control-plane/stream";
+import type { CompiledExposition } from "@atrium/contract";
 import type { FastifyBaseLogger } from "fastify";
 import { type Dispatcher, Pool } from "undici";
 import { type BackendBase, type BackendRequest, joinBackendUrl } from "./tools/request.ts";

@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EndedSession } from "@atrium/control-plane/stream";
+import type { EndedSession } from "@atrium/contract";
 import type { Refusal } from "./registry.ts";
 
 const FILE_NAME = "configuration.json";

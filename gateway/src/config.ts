@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { join } from "node:path";
-import { gatewayRegistration } from "@atrium/control-plane/stream";
+import { gatewayRegistration } from "@atrium/contract";
 import { envAllowPatterns, envPolicy } from "./env-policy.ts";
 
 export interface GatewayConfig {

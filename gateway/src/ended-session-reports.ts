@@ -5,7 +5,7 @@
  * reconnect. Until a report is accepted, only this gateway refuses the session; past the control
  * plane's per-Exposition cap it stays that way (see docs/change-stream.md).
  */
-import { ENDED_SESSIONS_REPORT_MAX, type EndedSession } from "@atrium/control-plane/stream";
+import { ENDED_SESSIONS_REPORT_MAX, type EndedSession } from "@atrium/contract";
 import { backoffMs, type ControlPlaneClient, parseJson } from "./control-plane-client.ts";
 
 /** Ended sessions reported within this long go in one request. */

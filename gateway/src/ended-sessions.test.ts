@@ -3,7 +3,7 @@
  * control plane as a few batches, recorded as a few revisions and at most the per-Exposition cap
  * of rows; the gateway that ended them still refuses every one of them.
  */
-import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE } from "@atrium/control-plane/stream";
+import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE } from "@atrium/contract";
 import { sql } from "drizzle-orm";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -3,7 +3,7 @@
  * control plane: the whole current set, whenever it differs from what the control plane last
  * accepted, and again after each reconnection. Shown in the Exposition's REST view.
  */
-import type { ExpositionProblem } from "@atrium/control-plane/stream";
+import type { ExpositionProblem } from "@atrium/contract";
 import { backoffMs, type ControlPlaneClient } from "./control-plane-client.ts";
 import type { ReportLog } from "./ended-session-reports.ts";
 import type { Refusal } from "./registry.ts";

@@ -10,7 +10,7 @@
  * others are served and the refusal can be reported.
  */
 import { createHash } from "node:crypto";
-import { type CompiledExposition, compiledExposition, PROBLEM_MESSAGE_MAX } from "@atrium/control-plane/stream";
+import { type CompiledExposition, compiledExposition, PROBLEM_MESSAGE_MAX } from "@atrium/contract";
 import { DEFAULT_ENV_ALLOW, type EnvPolicy, envPolicy } from "./env-policy.ts";
 import { type CompiledTemplate, compileTemplates } from "./mcp/resources.ts";
 import { SerializedResult } from "./mcp/serialized.ts";

@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
-import type { CompiledExposition } from "@atrium/control-plane/stream";
+import type { CompiledExposition } from "@atrium/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Backends } from "./backend.ts";
 import { SessionSigner } from "./mcp/sessions.ts";

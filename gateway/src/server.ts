@@ -6,9 +6,9 @@
  * their traffic.
  *
  * Both listeners close requests whose headers or body arrive too slowly and cap the connections
- * one client address holds (@atrium/control-plane/listener).
+ * one client address holds (@atrium/contract/listener).
  */
-import { capConnectionsPerAddress, slowClientOptions } from "@atrium/control-plane/listener";
+import { capConnectionsPerAddress, slowClientOptions } from "@atrium/contract/listener";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import { AuditLog } from "./audit.ts";
 import { BearerVerifiers } from "./auth/bearer.ts";

@@ -24,7 +24,7 @@ import {
   endedSession,
   registrationAnswer,
   snapshotEnvelope,
-} from "@atrium/control-plane/stream";
+} from "@atrium/contract";
 import { createParser } from "eventsource-parser";
 import { request } from "undici";
 import { ConfigurationCache, credentialFingerprint } from "./cache.ts";

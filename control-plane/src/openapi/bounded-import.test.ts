@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { importOpenApi } from "./import.ts";
+import { ImportedDocument } from "./imported-document.ts";
 import { maxDocumentDepth } from "./limits.ts";
-import { ImportedDocument } from "./operation.ts";
 import { importError, referenceChain } from "./test-documents.ts";
 
 const document30 = (paths: unknown, components?: unknown) =>

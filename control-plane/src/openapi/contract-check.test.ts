@@ -1,9 +1,9 @@
+import { compiledExposition, NormalizedOperation } from "@atrium/contract";
 import { describe, expect, it } from "vitest";
-import { compiledExposition } from "../stream/contract.ts";
 import { checkContract } from "./contract-check.ts";
 import { OpenApiImportError } from "./errors.ts";
+import type { ImportedDocument } from "./imported-document.ts";
 import type { OperationSites } from "./normalize.ts";
-import { type ImportedDocument, NormalizedOperation } from "./operation.ts";
 
 const locate = (pointer: string) => ({ pointer });
 const sites: OperationSites[] = [

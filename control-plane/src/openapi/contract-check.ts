@@ -6,10 +6,10 @@
  */
 import type { z } from "zod";
 import { contractViolation } from "./errors.ts";
+import { ImportedDocument } from "./imported-document.ts";
 import { childPointer } from "./json-pointer.ts";
 import type { Locate } from "./locate.ts";
 import type { OperationSites } from "./normalize.ts";
-import { ImportedDocument } from "./operation.ts";
 
 export function checkContract(document: ImportedDocument, sites: OperationSites[], locate: Locate): ImportedDocument {
   const result = ImportedDocument.safeParse(document);

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { NormalizedOperation } from "@atrium/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importOpenApi } from "./import.ts";
-import { ImportedDocument, type NormalizedOperation } from "./operation.ts";
+import { ImportedDocument } from "./imported-document.ts";
 import { parseAllowHosts } from "./ssrf-policy.ts";
 import { importError } from "./test-documents.ts";
 

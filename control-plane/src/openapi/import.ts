@@ -19,6 +19,7 @@ import {
   withoutContent,
 } from "./errors.ts";
 import { type FetchPolicy, fetchDocument, redactUrl } from "./fetch-document.ts";
+import type { ImportedDocument } from "./imported-document.ts";
 import { createSchemaConverter, type SchemaDialect } from "./json-schema.ts";
 import {
   checkDepth,
@@ -30,7 +31,6 @@ import {
 } from "./limits.ts";
 import { type Locate, textLocator } from "./locate.ts";
 import { normalizeDocument } from "./normalize.ts";
-import type { ImportedDocument } from "./operation.ts";
 import { parseDocumentText } from "./parse-text.ts";
 import { validationFailureError } from "./parser-errors.ts";
 import { copyJson, isPlainObject, type JsonObject, type RefSite } from "./plain-json.ts";

@@ -17,9 +17,14 @@
  * - 2.0 `type: file` becomes `{type: "string", format: "binary"}`.
  * Everywhere, `discriminator.mapping` is dropped: its values are pointers into the original document.
  */
+
+import {
+  SINGLE_SUBSCHEMA_KEYWORDS,
+  SUBSCHEMA_LIST_KEYWORDS,
+  SUBSCHEMA_MAP_KEYWORDS,
+} from "@atrium/contract/json-schema";
 import { schemasTooLarge, selfApplied } from "./errors.ts";
 import { childPointer, refToPointer } from "./json-pointer.ts";
-import { SINGLE_SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./json-schema-keywords.ts";
 import type { Locate } from "./locate.ts";
 import { copyJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "./plain-json.ts";
 

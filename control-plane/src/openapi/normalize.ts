@@ -13,20 +13,20 @@
  * - 2.0 `collectionFormat` becomes the equivalent OpenAPI 3 `style` / `explode`; `tsv` has none
  *   and is left out.
  */
-import { describeLocation, duplicateOperationId, invalidDocument } from "./errors.ts";
-import { childPointer } from "./json-pointer.ts";
-import type { SchemaConverter, SchemaDialect } from "./json-schema.ts";
-import type { Locate } from "./locate.ts";
 import {
   type HttpMethod,
-  type ImportedDocument,
   type NormalizedOperation,
   type NormalizedParameter,
   type NormalizedRequestBody,
   type NormalizedResponse,
   ParameterLocation,
   ParameterStyle,
-} from "./operation.ts";
+} from "@atrium/contract";
+import { describeLocation, duplicateOperationId, invalidDocument } from "./errors.ts";
+import type { ImportedDocument } from "./imported-document.ts";
+import { childPointer } from "./json-pointer.ts";
+import type { SchemaConverter, SchemaDialect } from "./json-schema.ts";
+import type { Locate } from "./locate.ts";
 import { assignOperationIds } from "./operation-id.ts";
 import { isPlainObject, type JsonObject, setOwn } from "./plain-json.ts";
 import { serverUrls } from "./servers.ts";

@@ -13,8 +13,8 @@ import {
   type OpenApiImportErrorCode,
   tooDeep,
 } from "./errors.ts";
+import type { ImportedDocument } from "./imported-document.ts";
 import { idleWorkerMs, importHeapMb, maxConcurrentImports, maxDocumentDepth } from "./limits.ts";
-import type { ImportedDocument } from "./operation.ts";
 
 export type ImportJob = { text: string; documentUrl?: string };
 

@@ -2,6 +2,7 @@
  * Configuration Plans: a Service bound to a backend with the endpoint's settings. The client
  * API key is generated here, returned once, stored as a hash; renewing it replaces it at once.
  */
+import { type PlanSettings, planSettings } from "@atrium/contract";
 import { configurationPlanRules, httpUrl, withRules } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
@@ -13,7 +14,6 @@ import type { AppContext } from "../context.ts";
 import { configurationPlans, secrets, services } from "../db/schema.ts";
 import { errors, type FieldError } from "../errors.ts";
 import { recordChange, type Tx } from "../stream/changes.ts";
-import { type PlanSettings, planSettings } from "../stream/contract.ts";
 import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
 
 const planBody = withRules(

@@ -5,9 +5,9 @@
  * and forgotten once the session has expired.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE } from "@atrium/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE } from "../stream/contract.ts";
 import {
   type ApiClient,
   createTestDatabase,

@@ -4,6 +4,8 @@
  * the Exposition refuse them until they expire. Recorded as one change per batch, at most
  * ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE per Exposition. See docs/change-stream.md.
  */
+
+import { endedSessionsReport, gatewayId, SESSION_TTL_SECONDS } from "@atrium/contract";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -11,7 +13,6 @@ import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import { endedSessionsReport, gatewayId, SESSION_TTL_SECONDS } from "../stream/contract.ts";
 import { recordEndedSessions } from "../stream/ended-sessions.ts";
 
 /** Tolerated clock difference between a gateway and the control plane. */

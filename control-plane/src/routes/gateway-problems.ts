@@ -5,6 +5,8 @@
  * REST view shows them; they go with the gateway's registration or the Exposition. See
  * docs/change-stream.md.
  */
+
+import { gatewayId, gatewayProblemsReport } from "@atrium/contract";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -13,7 +15,6 @@ import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import { expositions, gatewayProblems, gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import { gatewayId, gatewayProblemsReport } from "../stream/contract.ts";
 
 /** As the Exposition's REST view shows it. */
 export const expositionProblemView = z.object({

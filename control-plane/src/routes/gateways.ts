@@ -4,6 +4,8 @@
  * health every two minutes, and is stale after five without one; cleanup forgets gateways
  * stale for as long again. A second live gateway may not take an id already in use.
  */
+
+import { gatewayId, gatewayRegistration, instanceId, registrationAnswer } from "@atrium/contract";
 import { and, eq, lt } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -13,7 +15,6 @@ import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import { gateways, organizations } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import { gatewayId, instanceId, registration, registrationAnswer } from "../stream/contract.ts";
 import { found, listOf } from "./records.ts";
 
 const gatewayView = z.object({
@@ -60,7 +61,7 @@ export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
     "/gateways/register",
     {
       schema: {
-        body: registration,
+        body: gatewayRegistration,
         response: {
           200: registrationAnswer,
         },

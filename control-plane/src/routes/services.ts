@@ -13,8 +13,8 @@ import { errors } from "../errors.ts";
 import { OpenApiImportError, tooDeep } from "../openapi/errors.ts";
 import { type FetchPolicy, fetchPolicyFromEnv } from "../openapi/fetch-document.ts";
 import { importOpenApi } from "../openapi/import.ts";
+import type { ImportedDocument } from "../openapi/imported-document.ts";
 import { maxDocumentDepth } from "../openapi/limits.ts";
-import type { ImportedDocument } from "../openapi/operation.ts";
 import { recordChange } from "../stream/changes.ts";
 import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
 

@@ -7,6 +7,8 @@
  * opened it is revoked or expires (auth/credential-watch.ts), and re-checks it before every event
  * and heartbeat.
  */
+
+import { gatewayId } from "@atrium/contract";
 import { type GatewayGroupSelector, selectsGateway } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
@@ -17,7 +19,6 @@ import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import { compileExpositions } from "../stream/compile.ts";
-import { gatewayId } from "../stream/contract.ts";
 import { readEndedSessions } from "../stream/ended-sessions.ts";
 import type { ChangeBatch, ChangeHub } from "../stream/hub.ts";
 import { isLive } from "./gateways.ts";

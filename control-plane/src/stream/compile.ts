@@ -4,6 +4,8 @@
  * compiled on its own: one that cannot be (its backend secret does not decrypt, or is gone) is
  * left out — gateways then drop it, never receiving an empty secret — and the others are sent.
  */
+
+import type { CompiledExposition, NormalizedOperation, PlanSettings } from "@atrium/contract";
 import type { GatewayGroupSelector } from "@atrium/crds";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
@@ -16,10 +18,8 @@ import {
   serviceArtifacts,
   services,
 } from "../db/schema.ts";
-import type { NormalizedOperation } from "../openapi/operation.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
 import { secretContext } from "../secrets/stored.ts";
-import type { CompiledExposition, PlanSettings } from "./contract.ts";
 
 export interface CompiledEntry {
   exposition: CompiledExposition;

@@ -3,13 +3,14 @@
  * the streams of every replica hear of it; capped per Exposition and minute), read by the change
  * stream for the Expositions a gateway serves, and forgotten once the session would have expired.
  */
+
+import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE, type EndedSession } from "@atrium/contract";
 import type { GatewayGroupSelector } from "@atrium/crds";
 import { and, count, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { endedSessions, expositions, gatewayGroups } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import { recordChange } from "./changes.ts";
-import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE, type EndedSession } from "./contract.ts";
 
 export interface EndedSessionEntry {
   endedSession: EndedSession;

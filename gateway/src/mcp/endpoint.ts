@@ -5,7 +5,7 @@
  * protected-resource metadata. Every failure is a JSON-RPC error with the right HTTP status —
  * never a 500 for bad input.
  */
-import { nestsDeeperThan } from "@atrium/control-plane/json-depth";
+import { nestsDeeperThan } from "@atrium/contract/json-depth";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type AuditLog, type AuditOrigin, traceIdOf } from "../audit.ts";
 import type { ClientAuthenticator, ClientIdentity } from "../auth/client-auth.ts";

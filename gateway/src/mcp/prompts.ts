@@ -2,7 +2,7 @@
  * prompts/list and prompts/get over the Service's Prompts: `{{argument}}` placeholders in the
  * messages are replaced by the arguments given; a missing required argument is invalid params.
  */
-import type { CompiledExposition } from "@atrium/control-plane/stream";
+import type { CompiledExposition } from "@atrium/contract";
 import { ERROR, McpError } from "./protocol.ts";
 
 type Prompt = CompiledExposition["prompts"][number];

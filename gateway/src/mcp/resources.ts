@@ -2,7 +2,7 @@
  * resources/list, resources/templates/list and resources/read over the Service's Resources:
  * fixed text, or content read from the backend (templates: URI variables fill the path).
  */
-import type { CompiledExposition } from "@atrium/control-plane/stream";
+import type { CompiledExposition } from "@atrium/contract";
 
 type Resource = CompiledExposition["resources"][number];
 type ResourceTemplate = CompiledExposition["resourceTemplates"][number];

@@ -8,7 +8,7 @@
  * it would have expired.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { type EndedSession, SESSION_TTL_SECONDS } from "@atrium/control-plane/stream";
+import { type EndedSession, SESSION_TTL_SECONDS } from "@atrium/contract";
 
 export interface Session {
   expositionId: string;

@@ -26,7 +26,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { STATUS_CODES } from "node:http";
-import { nestsDeeperThan } from "@atrium/control-plane/json-depth";
+import { nestsDeeperThan } from "@atrium/contract/json-depth";
 import { isJsonMediaType, mediaTypeOf } from "./body.ts";
 import type { CallToolResult, ContentBlock } from "./mcp.ts";
 import { isPlainObject } from "./schema.ts";

@@ -22,7 +22,7 @@ import {
   SINGLE_SUBSCHEMA_KEYWORDS,
   SUBSCHEMA_LIST_KEYWORDS,
   SUBSCHEMA_MAP_KEYWORDS,
-} from "@atrium/control-plane/json-schema";
+} from "@atrium/contract/json-schema";
 import type { JsonSchema } from "./mcp.ts";
 
 export type SchemaUse = "input" | "output";

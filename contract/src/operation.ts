@@ -1,7 +1,8 @@
 /**
- * The shape of an imported OpenAPI document, as the control plane stores it and gateways read it:
- * one normalized operation per (method, path), from which a gateway builds one MCP tool. These
- * Zod schemas are the single source of truth; the types are inferred from them.
+ * The normalized operation: what the control plane's importer makes of one (method, path) of an
+ * OpenAPI document, as it stores it and as gateways receive it on the change stream; a gateway
+ * builds one MCP tool from each. These Zod schemas are the single source of truth; the types are
+ * inferred from them.
  *
  * Every `schema` below is a self-contained JSON Schema (draft 2020-12) object: plain JSON, no
  * cycles, no `$ref` into the original document. A recursive schema keeps its recursion as
@@ -67,7 +68,7 @@ export const NormalizedResponse = z.object({
 export type NormalizedResponse = z.infer<typeof NormalizedResponse>;
 
 export const NormalizedOperation = z.object({
-  /** The document's operationId, or one derived from method and path (see `synthesizeOperationId`). */
+  /** The document's operationId, or one derived from method and path (the control plane's `synthesizeOperationId`). */
   operationId: z.string().min(1),
   method: HttpMethod,
   /** The path template exactly as in the document, e.g. `/pets/{petId}`. */
@@ -84,19 +85,3 @@ export const NormalizedOperation = z.object({
   extensions: z.record(z.string().regex(/^x-/), z.unknown()),
 });
 export type NormalizedOperation = z.infer<typeof NormalizedOperation>;
-
-export const ImportedDocument = z.object({
-  /** The version string as found: `2.0`, `3.0.x` or `3.1.x`. */
-  openapiVersion: z.string().regex(/^(2\.0|3\.[01]\.\d+(-.+)?)$/),
-  title: z.string(),
-  version: z.string(),
-  description: z.string().optional(),
-  /**
-   * Base URLs of the API, absolute or relative (relative ones are resolved against the document's
-   * URL when it was fetched). Server variables are replaced by their defaults. A 3.x document
-   * without servers yields `["/"]`, as the specification says.
-   */
-  servers: z.array(z.string()),
-  operations: z.array(NormalizedOperation),
-});
-export type ImportedDocument = z.infer<typeof ImportedDocument>;

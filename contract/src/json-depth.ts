@@ -2,9 +2,9 @@
  * How deeply JSON text nests, found by a linear scan of its brackets before anything parses or
  * walks it: the validators, serializers and schema code that walk parsed values recurse, and a
  * value nested thousands of levels deep overflows their stack. Used by the control plane for its
- * request bodies, and by the gateway for MCP requests and backend answers.
+ * request bodies (`deep-json-bodies.ts` there), and by the gateway for MCP requests and backend
+ * answers.
  */
-import type { FastifyInstance } from "fastify";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -40,17 +40,4 @@ function endOfString(text: string, start: number): number {
     end = text.indexOf('"', end + 1);
   }
   return text.length;
-}
-
-/**
- * Replaces the server's `application/json` parser by one that refuses, with `tooDeep()`, a body
- * nested deeper than `max` before parsing it (fastify's own parser does the rest).
- */
-export function refuseDeepJsonBodies(app: FastifyInstance, max: number, tooDeep: () => Error): void {
-  const parse = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (nestsDeeperThan(String(body), max)) return done(tooDeep(), undefined);
-    parse(request, String(body), done);
-  });
 }

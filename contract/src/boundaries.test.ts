@@ -1,0 +1,123 @@
+/**
+ * The package boundaries the contract exists for, read from what npm would install: the gateway's
+ * production dependencies (`npm ls --omit=dev`) reach no control plane and no database code, so its
+ * image carries none; the contract itself needs nothing beyond the CRD schemas and Zod. The same
+ * computation over the control plane finds its database packages, so the check can see them.
+ *
+ * And the other half, which an image built with `--omit=dev` depends on: every package a
+ * component's code imports at run time (followed from its exports, tests and `./testing` aside)
+ * is one of its production dependencies.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const DATABASE_CODE = ["@atrium/control-plane", "pg", "@electric-sql/pglite", "drizzle-orm"];
+
+interface NpmTree {
+  dependencies?: Record<string, NpmTree>;
+}
+
+/** Every package name in the production dependency closure of one workspace. */
+async function productionClosure(workspace: string): Promise<Set<string>> {
+  const args = ["ls", "--omit=dev", "--all", "--json", "-w", workspace];
+  // npm ls exits non-zero on tree problems it still prints (extraneous packages): the JSON is what counts.
+  const stdout = await promisify(execFile)("npm", args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }).then(
+    (done) => done.stdout,
+    (failed: { stdout?: string; message: string }) => {
+      if (!failed.stdout) throw new Error(`npm ${args.join(" ")} failed: ${failed.message}`);
+      return failed.stdout;
+    },
+  );
+  const tree = JSON.parse(stdout) as NpmTree;
+  const root = tree.dependencies?.[workspace];
+  if (!root) throw new Error(`npm ls did not list ${workspace}: is it a workspace of ${ROOT}?`);
+  const names = new Set<string>();
+  const walk = (node: NpmTree) => {
+    for (const [name, child] of Object.entries(node.dependencies ?? {})) {
+      if (names.has(name)) continue;
+      names.add(name);
+      walk(child);
+    }
+  };
+  walk(root);
+  return names;
+}
+
+/** `import … from "x"`, `export … from "x"`, `import("x")`, `import "x"`; group 1 marks `import type`. */
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)(\s+type)?\s[^;"']*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm;
+
+/** The packages a workspace's exported modules import at run time, following its relative imports. */
+function runtimeImports(workspace: string): Set<string> {
+  const folder = resolve(ROOT, workspace);
+  const manifest = JSON.parse(readFileSync(resolve(folder, "package.json"), "utf8")) as {
+    exports: Record<string, string>;
+  };
+  const queue = Object.entries(manifest.exports)
+    .filter(([subpath]) => subpath !== "./testing")
+    .map(([, file]) => resolve(folder, file));
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const match of readFileSync(file, "utf8").matchAll(SPECIFIER)) {
+      if (match[1]) continue; // erased when types are stripped
+      const specifier = match[2] ?? match[3] ?? match[4] ?? "";
+      if (specifier.startsWith(".")) queue.push(resolve(dirname(file), specifier));
+      else if (!specifier.startsWith("node:") && !builtinModules.includes(specifier)) {
+        const parts = specifier.split("/");
+        packages.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier));
+      }
+    }
+  }
+  return packages;
+}
+
+function productionDependencies(workspace: string): string[] {
+  const manifest = JSON.parse(readFileSync(resolve(ROOT, workspace, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
+  return Object.keys(manifest.dependencies ?? {});
+}
+
+describe("package boundaries", () => {
+  it("the gateway's production dependencies hold the contract and no database code", async () => {
+    const closure = await productionClosure("@atrium/gateway");
+    expect(closure).toContain("@atrium/contract");
+    expect(DATABASE_CODE.filter((name) => closure.has(name))).toEqual([]);
+  });
+
+  it("the control plane's production dependencies hold the database code (the check sees it)", async () => {
+    const closure = await productionClosure("@atrium/control-plane");
+    expect(DATABASE_CODE.filter((name) => closure.has(name))).toEqual(DATABASE_CODE.slice(1));
+  });
+
+  it("the contract needs only the CRD schemas and Zod", async () => {
+    const closure = await productionClosure("@atrium/contract");
+    const crds = await productionClosure("@atrium/crds");
+    expect([...closure].sort()).toEqual(["@atrium/crds", ...crds].sort());
+  });
+
+  it.each(["contract", "crds", "control-plane", "gateway", "operator", "webhook", "cli"])(
+    "%s imports at run time only its production dependencies",
+    (workspace) => {
+      const imported = runtimeImports(workspace);
+      const declared = productionDependencies(workspace);
+      expect([...imported].filter((name) => !declared.includes(name))).toEqual([]);
+    },
+  );
+
+  it("the import scan sees the gateway's imports", () => {
+    const imported = runtimeImports("gateway");
+    for (const name of ["@atrium/contract", "fastify", "undici", "jose", "ajv", "pino"])
+      expect(imported).toContain(name);
+    expect(imported).not.toContain("vitest");
+  });
+});

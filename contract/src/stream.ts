@@ -1,0 +1,107 @@
+/**
+ * The change stream's payload: an Exposition compiled with everything a gateway needs to
+ * serve it (operations, plan settings with the backend secret resolved, extra tools,
+ * resources, prompts), and the snapshot and change events that carry it with the sessions
+ * clients ended. Gateways validate what they receive with these schemas; the control plane
+ * builds its events and plan bodies from them.
+ */
+import {
+  backendSecretFields,
+  configurationPlanSpec,
+  customTool,
+  exactlyOneOf,
+  mcpPrompt,
+  mcpResource,
+  mcpResourceTemplate,
+} from "@atrium/crds";
+import { z } from "zod";
+import { endedSession } from "./ended-sessions.ts";
+import { NormalizedOperation } from "./operation.ts";
+
+/** The CR's backend secret, with a stored secret's id where the CR names a SecretSource. */
+export const planBackendSecret = exactlyOneOf(
+  z.object({
+    secretId: z.uuid().optional().describe("A backend secret stored in the control plane."),
+    ...backendSecretFields,
+  }),
+  ["secretId", "env", "elicit"],
+);
+export const planSettings = configurationPlanSpec
+  .omit({ serviceRef: true, apiKey: true, backendSecret: true, backendEndpoint: true })
+  .extend({ backendSecret: planBackendSecret.optional() });
+export type PlanSettings = z.output<typeof planSettings>;
+
+/** The backend secret as the gateway uses it: a value, an environment variable, or elicitation. */
+export const resolvedBackendSecret = z.object({
+  source: z.enum(["value", "env", "elicit"]),
+  /** The decrypted value (source "value"), sent only to gateways of the organization. */
+  value: z.string().optional(),
+  /** The variable name (source "env"). */
+  variable: z.string().optional(),
+  description: z.string().optional(),
+  in: backendSecretFields.in,
+  name: backendSecretFields.name,
+  prefix: backendSecretFields.prefix,
+});
+
+export const compiledExposition = z.object({
+  id: z.string(),
+  name: z.string(),
+  organization: z.object({ id: z.string(), name: z.string() }),
+  gatewayGroupId: z.number(),
+  plan: planSettings.omit({ backendSecret: true }).extend({
+    id: z.string(),
+    name: z.string(),
+    backendEndpoint: z.string(),
+    /** SHA-256 (hex) of the client API key; null when the endpoint has none. */
+    apiKeyHash: z.string().nullable(),
+    backendSecret: resolvedBackendSecret.optional(),
+  }),
+  service: z.object({
+    id: z.string(),
+    name: z.string(),
+    version: z.string(),
+    /** The included operations, in document order. */
+    operations: z.array(NormalizedOperation),
+  }),
+  customTools: z.array(customTool),
+  resources: z.array(mcpResource),
+  resourceTemplates: z.array(mcpResourceTemplate),
+  prompts: z.array(mcpPrompt),
+});
+export type CompiledExposition = z.output<typeof compiledExposition>;
+
+/** Absent from control planes that predate ended sessions. */
+const endedSessions = z.array(endedSession).default([]);
+
+/** First event of a stream without a usable `since`: the whole set, replacing what the gateway had. */
+export const snapshotEvent = z.object({
+  revision: z.number(),
+  expositions: z.array(compiledExposition),
+  /** The unexpired ended sessions of those Expositions (added to what the gateway knows, not replacing it). */
+  endedSessions,
+});
+/** Later events: what changed at `revision`, applied as one unit. */
+export const changesEvent = z.object({
+  revision: z.number(),
+  upserts: z.array(compiledExposition),
+  deletes: z.array(z.string()),
+  endedSessions,
+});
+
+/**
+ * The same events read leniently, as gateways read them: the envelope is checked, then each
+ * Exposition (and ended session) on its own, so one record a gateway cannot serve never holds
+ * up the others.
+ */
+export const snapshotEnvelope = z.object({
+  revision: z.number(),
+  expositions: z.array(z.unknown()),
+  endedSessions: z.array(z.unknown()).default([]),
+});
+export const changesEnvelope = z.object({
+  revision: z.number(),
+  upserts: z.array(z.unknown()),
+  deletes: z.array(z.string()),
+  endedSessions: z.array(z.unknown()).default([]),
+});

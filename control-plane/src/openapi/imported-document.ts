@@ -1,0 +1,22 @@
+/**
+ * The importer's result: an OpenAPI document's metadata, base URLs and its normalized operations
+ * (whose shape is the wire contract's `NormalizedOperation`, the same the gateways receive).
+ */
+import { NormalizedOperation } from "@atrium/contract";
+import { z } from "zod";
+
+export const ImportedDocument = z.object({
+  /** The version string as found: `2.0`, `3.0.x` or `3.1.x`. */
+  openapiVersion: z.string().regex(/^(2\.0|3\.[01]\.\d+(-.+)?)$/),
+  title: z.string(),
+  version: z.string(),
+  description: z.string().optional(),
+  /**
+   * Base URLs of the API, absolute or relative (relative ones are resolved against the document's
+   * URL when it was fetched). Server variables are replaced by their defaults. A 3.x document
+   * without servers yields `["/"]`, as the specification says.
+   */
+  servers: z.array(z.string()),
+  operations: z.array(NormalizedOperation),
+});
+export type ImportedDocument = z.infer<typeof ImportedDocument>;
