@@ -101,9 +101,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     const problems = identity.error.issues.map((i) => `${names[String(i.path[0])] ?? i.path.join(".")}: ${i.message}`);
     throw new Error(`invalid gateway identity: ${problems.join("; ")}`);
   }
-  const sessionKey = env.ATRIUM_GATEWAY_SESSION_KEY ? Buffer.from(env.ATRIUM_GATEWAY_SESSION_KEY, "base64") : undefined;
-  if (sessionKey && sessionKey.length < 32)
-    throw new Error("ATRIUM_GATEWAY_SESSION_KEY must be base64 of at least 32 bytes");
+  const sessionKey = sessionKeyFromEnv(env);
   const { id, fqdns, labels } = identity.data;
   const envAllow = envAllowPatterns(env.ATRIUM_GATEWAY_ENV_ALLOW);
   envPolicy(envAllow); // refuses a malformed pattern at start-up
@@ -141,6 +139,29 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     tokenCacheSize: integer(env, "ATRIUM_GATEWAY_TOKEN_CACHE_SIZE", 10_000),
     auditFile: env.ATRIUM_GATEWAY_AUDIT_FILE || undefined,
   };
+}
+
+/** ATRIUM_GATEWAY_SESSION_KEY, or the file ATRIUM_GATEWAY_SESSION_KEY_FILE names (the Helm chart's cluster keystore). */
+function sessionKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const file = env.ATRIUM_GATEWAY_SESSION_KEY_FILE;
+  if (file && env.ATRIUM_GATEWAY_SESSION_KEY)
+    throw new Error("set ATRIUM_GATEWAY_SESSION_KEY or ATRIUM_GATEWAY_SESSION_KEY_FILE, not both");
+  const source = file ? "ATRIUM_GATEWAY_SESSION_KEY_FILE" : "ATRIUM_GATEWAY_SESSION_KEY";
+  let text = env.ATRIUM_GATEWAY_SESSION_KEY;
+  if (file) {
+    try {
+      text = readFileSync(file, "utf8").trim();
+    } catch (error) {
+      throw new Error(`ATRIUM_GATEWAY_SESSION_KEY_FILE: cannot read ${file}: ${(error as Error).message}`);
+    }
+  }
+  if (!text) {
+    if (file) throw new Error(`ATRIUM_GATEWAY_SESSION_KEY_FILE: ${file} is empty`);
+    return undefined;
+  }
+  const key = Buffer.from(text, "base64");
+  if (key.length < 32) throw new Error(`${source} must be base64 of at least 32 bytes`);
+  return key;
 }
 
 export function allowedHosts(fqdns: string[], extra: string): Set<string> | undefined {
