@@ -11,7 +11,7 @@ import {
   openChangeStream,
   sampleOpenApi,
   startTestControlPlane,
-} from "../../control-plane/src/testing.ts";
+} from "@atrium/control-plane/testing";
 
 const { values } = parseArgs({
   options: {

@@ -4,8 +4,8 @@
  * ratio to the 2 s target. Not a test: run it with `node bench/openapi-import/import-1000.ts [runs]`.
  */
 import { performance } from "node:perf_hooks";
+import { importOpenApi } from "@atrium/control-plane/testing";
 import { stringify } from "yaml";
-import { importOpenApi } from "../../control-plane/src/openapi/import.ts";
 
 const targetMs = 2_000;
 const resourceCount = 200; // five operations each

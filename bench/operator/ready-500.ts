@@ -12,8 +12,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { sampleOpenApi } from "@atrium/control-plane/testing";
 import { API_GROUP, API_VERSION, kindNamed } from "@atrium/crds";
-import { sampleOpenApi } from "../../control-plane/src/testing.ts";
 import {
   createNamespace,
   isReady,
@@ -21,7 +21,7 @@ import {
   startOperatorTestEnv,
   TOKEN_SECRET,
   waitFor,
-} from "../../operator/src/testing.ts";
+} from "@atrium/operator/testing";
 
 const count = Number(process.argv[2] ?? 500);
 if (!Number.isInteger(count) || count < 5) throw new Error("count must be an integer ≥ 5");

@@ -5,13 +5,16 @@
  * computation over the control plane finds its database packages, so the check can see them.
  *
  * And the other half, which an image built with `--omit=dev` depends on: every package a
- * component's code imports at run time (followed from its exports, tests and `./testing` aside)
- * is one of its production dependencies.
+ * component's code imports at run time (followed from its exports, tests and `…/testing` aside)
+ * is one of its production dependencies. Relative imports into another package's `src/` are
+ * refused by Biome (`noRestrictedImports` in biome.json, run by `npm run lint`); the last test
+ * proves that rule catches one.
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { dirname, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -60,7 +63,7 @@ function runtimeImports(workspace: string): Set<string> {
     exports: Record<string, string>;
   };
   const queue = Object.entries(manifest.exports)
-    .filter(([subpath]) => subpath !== "./testing")
+    .filter(([subpath]) => !subpath.endsWith("/testing")) // test support may use dev dependencies
     .map(([, file]) => resolve(folder, file));
   const seen = new Set<string>();
   const packages = new Set<string>();
@@ -119,5 +122,31 @@ describe("package boundaries", () => {
     for (const name of ["@atrium/contract", "fastify", "undici", "jose", "ajv", "pino"])
       expect(imported).toContain(name);
     expect(imported).not.toContain("vitest");
+  });
+
+  it("Biome refuses a relative import into another package's src/ and lets an in-package one pass", async () => {
+    const sandbox = mkdtempSync(join(tmpdir(), "atrium-boundary-lint-"));
+    try {
+      // The repository's own configuration, outside git (Biome lints only files under its root).
+      const config = JSON.parse(readFileSync(resolve(ROOT, "biome.json"), "utf8")) as Record<string, unknown>;
+      delete config.$schema;
+      writeFileSync(join(sandbox, "biome.json"), JSON.stringify({ ...config, vcs: { enabled: false } }));
+      mkdirSync(join(sandbox, "cli", "src"), { recursive: true });
+      writeFileSync(
+        join(sandbox, "cli/src/reach.ts"),
+        'import { x } from "../../gateway/src/testing.ts";\nexport const y = x;\n',
+      );
+      writeFileSync(join(sandbox, "cli/src/local.ts"), 'import { x } from "./config.ts";\nexport const y = x;\n');
+      const biome = resolve(ROOT, "node_modules/.bin/biome");
+      const stdout = await promisify(execFile)(biome, ["lint", "--reporter=json", "."], { cwd: sandbox }).then(
+        () => "",
+        (failed: { stdout?: string }) => failed.stdout ?? "",
+      );
+      const report = JSON.parse(stdout) as { diagnostics: { category: string; location: { path: unknown } }[] };
+      const findings = report.diagnostics.map((found) => `${found.category} ${JSON.stringify(found.location.path)}`);
+      expect(findings).toEqual([expect.stringMatching(/^lint\/style\/noRestrictedImports .*cli\/src\/reach\.ts/)]);
+    } finally {
+      rmSync(sandbox, { recursive: true, force: true });
+    }
   });
 });

@@ -11,6 +11,8 @@ import { type ControlPlane, startControlPlane } from "./app.ts";
 import { type ControlPlaneConfig, configFromEnv } from "./config.ts";
 import { parseKeySet } from "./secrets/key-set.ts";
 
+/** The OpenAPI importer on its own (no worker, no database), for its benchmark. */
+export { importOpenApi } from "./openapi/import.ts";
 /** An OpenAPI document whose schemas refer to each other `fanout` times per level (issue 11). */
 export { referenceChain } from "./openapi/test-documents.ts";
 
