@@ -1,7 +1,8 @@
 /**
- * Test PKI made with the `openssl` CLI: a throwaway CA, a kube-apiserver serving certificate it
- * signs (SAN IP:127.0.0.1, DNS:localhost) and the service-account signing key. Clients verify TLS
- * against the CA instead of skipping verification, so the tests exercise the real TLS path.
+ * Test PKI made with the `openssl` CLI: a throwaway CA, the serving certificates it signs (by
+ * default SAN IP:127.0.0.1, DNS:localhost), client certificates (CN = user, O = groups, as
+ * Kubernetes reads them) and the service-account signing key. Clients verify TLS against the CA
+ * instead of skipping verification, so the tests exercise the real TLS path.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -35,13 +36,22 @@ CN = placeholder
 basicConstraints = critical,CA:true
 keyUsage = critical,keyCertSign,cRLSign
 subjectKeyIdentifier = hash
-[serving]
-basicConstraints = critical,CA:false
-keyUsage = critical,digitalSignature
-extendedKeyUsage = serverAuth
-subjectAltName = IP:127.0.0.1,DNS:localhost
-authorityKeyIdentifier = keyid
 `;
+
+const LOCAL_NAMES = ["IP:127.0.0.1", "DNS:localhost"];
+
+// One leaf section per certificate (written beside it): the SANs differ between certificates.
+function leafExtensions(usage: "serverAuth" | "clientAuth", altNames: string[]): string {
+  return [
+    "[leaf]",
+    "basicConstraints = critical,CA:false",
+    "keyUsage = critical,digitalSignature",
+    `extendedKeyUsage = ${usage}`,
+    ...(altNames.length > 0 ? [`subjectAltName = ${altNames.join(",")}`] : []),
+    "authorityKeyIdentifier = keyid",
+    "",
+  ].join("\n");
+}
 
 async function openssl(args: string[]): Promise<void> {
   try {
@@ -66,8 +76,14 @@ export interface TestCa {
   caCert: string;
   caKey: string;
   caPem: string;
-  /** A new key and a certificate for IP:127.0.0.1 / DNS:localhost with a random serial, as files in the CA's folder. */
-  issueServingCert(name: string, commonName?: string): Promise<PemFiles>;
+  /**
+   * A new key and a serving certificate with a random serial, as files in the CA's folder. The
+   * names are SAN entries in openssl's syntax (`IP:10.0.0.1`, `DNS:kubernetes`); by default
+   * IP:127.0.0.1 and DNS:localhost.
+   */
+  issueServingCert(name: string, commonName?: string, altNames?: string[]): Promise<PemFiles>;
+  /** A new key and a client certificate: Kubernetes takes the CN as user name and each O as a group. */
+  issueClientCert(name: string, user: string, groups?: string[]): Promise<PemFiles>;
 }
 
 /** A throwaway CA in `dir` (which must exist): EC P-256 keys, valid two days. */
@@ -85,33 +101,46 @@ export async function createTestCa(dir: string, commonName = "atrium-test-ca"): 
     caCert,
     caKey,
     caPem: await readFile(caCert, "utf8"),
-    async issueServingCert(name, subject = name) {
-      const cert = join(dir, `${name}.crt`);
-      const key = join(dir, `${name}.key`);
-      const csr = join(dir, `${name}.csr`);
-      await ecKey(key);
-      // CSR then `x509 -req` (not `req -CA`, which is OpenSSL 3 only) so LibreSSL on macOS works too.
-      await openssl(["req", "-config", config, "-new", "-key", key, "-subj", `/CN=${subject}`, "-out", csr]);
-      await openssl([
-        ...["x509", "-req", "-in", csr, "-CA", caCert, "-CAkey", caKey, "-days", "2"],
-        ...["-set_serial", `0x${randomBytes(16).toString("hex")}`],
-        ...["-extfile", config, "-extensions", "serving", "-out", cert],
-      ]);
-      return { cert, key };
+    issueServingCert(name, commonName = name, altNames = LOCAL_NAMES) {
+      return issue(name, `/CN=${commonName}`, leafExtensions("serverAuth", altNames));
+    },
+    issueClientCert(name, user, groups = []) {
+      const subject = [...groups.map((group) => `/O=${group}`), `/CN=${user}`].join("");
+      return issue(name, subject, leafExtensions("clientAuth", []));
     },
   };
+
+  async function issue(name: string, subject: string, extensions: string): Promise<PemFiles> {
+    const cert = join(dir, `${name}.crt`);
+    const key = join(dir, `${name}.key`);
+    const csr = join(dir, `${name}.csr`);
+    const extfile = join(dir, `${name}.ext`);
+    await Promise.all([ecKey(key), writeFile(extfile, extensions)]);
+    // CSR then `x509 -req` (not `req -CA`, which is OpenSSL 3 only) so LibreSSL on macOS works too.
+    await openssl(["req", "-config", config, "-new", "-key", key, "-subj", subject, "-out", csr]);
+    await openssl([
+      ...["x509", "-req", "-in", csr, "-CA", caCert, "-CAkey", caKey, "-days", "2"],
+      ...["-set_serial", `0x${randomBytes(16).toString("hex")}`],
+      ...["-extfile", extfile, "-extensions", "leaf", "-out", cert],
+    ]);
+    return { cert, key };
+  }
 }
 
-/** Writes the test PKI into `dir` (which must exist). */
-export async function makeCerts(dir: string): Promise<TestCerts> {
+/**
+ * Writes the test PKI into `dir` (which must exist). `apiserverAltNames` replaces the serving
+ * certificate's default SANs (IP:127.0.0.1, DNS:localhost); `ca` issues further certificates.
+ */
+export async function makeCerts(dir: string, apiserverAltNames = LOCAL_NAMES): Promise<TestCerts & { ca: TestCa }> {
   const file = (name: string) => join(dir, name);
   const serviceAccountKey = file("service-account.key");
   const serviceAccountPublicKey = file("service-account.pub");
   const [ca] = await Promise.all([createTestCa(dir, "atrium-kube-testenv-ca"), ecKey(serviceAccountKey)]);
   await openssl(["pkey", "-in", serviceAccountKey, "-pubout", "-out", serviceAccountPublicKey]);
   // kube-apiserver's --cert-dir looks for exactly these names.
-  const serving = await ca.issueServingCert("apiserver", "kube-apiserver");
+  const serving = await ca.issueServingCert("apiserver", "kube-apiserver", apiserverAltNames);
   return {
+    ca,
     caCert: ca.caCert,
     caKey: ca.caKey,
     servingCert: serving.cert,

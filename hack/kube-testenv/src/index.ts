@@ -8,14 +8,14 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { KubeConfig } from "@kubernetes/client-node";
 import { makeCerts } from "./certs.ts";
+import { kubeconfigJson } from "./kubeconfig.ts";
 import { freePorts } from "./ports.ts";
 import { type ManagedProcess, onProcessExit, startProcess, startWatchdog } from "./processes.ts";
+import { httpsGet, seconds, waitUntilReady } from "./wait.ts";
 
 export interface KubeTestEnv {
   /** https://127.0.0.1:<port> */
@@ -48,20 +48,27 @@ const ETCD_READY_TIMEOUT_MS = 30_000;
 // A start takes ~3 s on an idle 2-core machine; the margin is for loaded CI machines running suites in parallel.
 const APISERVER_READY_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 10_000;
-const STDERR_TAIL_LINES = 40;
 
 let binaries: KubeBinaries | undefined;
 
-/** Runs hack/kube/build.sh (instant when its cache is warm) once per process. */
-export function kubeBinaries(): KubeBinaries {
-  if (binaries) return binaries;
+/**
+ * Runs hack/kube/build.sh with `args` (instant when its cache is warm) and returns the bin folder.
+ * Progress goes to stderr as is.
+ */
+export function buildKubeBinaries(args: string[] = []): string {
   const repoRoot = resolve(import.meta.dirname, "../../..");
-  // build.sh prints progress on stderr (shown as is) and the bin folder as its last stdout line.
-  const stdout = execFileSync("bash", [join(repoRoot, "hack/kube/build.sh")], {
+  // build.sh prints the bin folder as its last stdout line.
+  const stdout = execFileSync("bash", [join(repoRoot, "hack/kube/build.sh"), ...args], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const dir = stdout.trim().split("\n").at(-1)?.trim() ?? "";
+  return stdout.trim().split("\n").at(-1)?.trim() ?? "";
+}
+
+/** The binaries hack/kube/build.sh builds by default, built once per process. */
+export function kubeBinaries(): KubeBinaries {
+  if (binaries) return binaries;
+  const dir = buildKubeBinaries();
   const found: KubeBinaries = {
     dir,
     etcd: join(dir, "etcd"),
@@ -69,9 +76,7 @@ export function kubeBinaries(): KubeBinaries {
     helm: join(dir, "helm"),
   };
   for (const path of [found.etcd, found.kubeApiserver, found.helm]) {
-    if (!existsSync(path)) {
-      throw new Error(`hack/kube/build.sh did not produce ${path} (stdout: ${stdout.trim()})`);
-    }
+    if (!existsSync(path)) throw new Error(`hack/kube/build.sh did not produce ${path} (bin folder: ${dir})`);
   }
   binaries = found;
   return found;
@@ -176,84 +181,8 @@ function childEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("ETCD_")));
 }
 
-/** Polls `check` until it reports ready; fails fast, with the stderr tail, if the process exits. */
-async function waitUntilReady(
-  child: ManagedProcess,
-  timeoutMs: number,
-  check: () => Promise<{ ready: boolean; detail: string }>,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "no answer yet";
-  for (;;) {
-    const status = child.exitStatus();
-    if (status !== undefined) {
-      throw new Error(`${child.name} exited (${status}) before it was ready${stderrTail(child)}`);
-    }
-    try {
-      const result = await check();
-      if (result.ready) return;
-      last = result.detail;
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `${child.name} not ready after ${seconds(timeoutMs)} (last check: ${last.trim()})${stderrTail(child)}`,
-      );
-    }
-    // Whichever comes first: the next poll, or the process dying.
-    await Promise.race([sleep(250), child.exited]);
-  }
-}
-
-function stderrTail(child: ManagedProcess): string {
-  const lines = child.stderrTail(STDERR_TAIL_LINES);
-  return lines.length === 0 ? "" : `\n--- last ${lines.length} stderr lines of ${child.name} ---\n${lines.join("\n")}`;
-}
-
-/** GET verifying TLS against `ca`; a fresh connection each time (agent: false), none left open. */
-function httpsGet(url: string, ca: string, token: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const req = request(
-      url,
-      { ca, agent: false, timeout: 5_000, headers: { authorization: `Bearer ${token}` } },
-      (response) => {
-        let body = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => {
-          body += chunk;
-        });
-        response.on("end", () => resolvePromise({ status: response.statusCode ?? 0, body }));
-        response.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error(`GET ${url} timed out`)));
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-// JSON is valid YAML: kubectl, helm and client-node all read this kubeconfig.
-function kubeconfigJson(server: string, caPem: string, token: string): string {
-  const name = "kube-testenv";
-  const config = {
-    apiVersion: "v1",
-    kind: "Config",
-    clusters: [
-      {
-        name,
-        cluster: { server, "certificate-authority-data": Buffer.from(caPem).toString("base64") },
-      },
-    ],
-    users: [{ name: "admin", user: { token } }],
-    contexts: [{ name, context: { cluster: name, user: "admin" } }],
-    "current-context": name,
-  };
-  return `${JSON.stringify(config, null, 2)}\n`;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
-
-export { createTestCa, type PemFiles, type TestCa } from "./certs.ts";
+export { createTestCa, makeCerts, type PemFiles, type TestCa, type TestCerts } from "./certs.ts";
+export { kubeconfigJson } from "./kubeconfig.ts";
+export { freePorts } from "./ports.ts";
+export { type ManagedProcess, onProcessExit, startProcess, startWatchdog, type Watchdog } from "./processes.ts";
+export { httpsGet, seconds, waitUntilReady } from "./wait.ts";

@@ -104,15 +104,22 @@ export interface Watchdog {
 
 // Reads one pid a line until its stdin closes. Only the test process holds the pipe's write end
 // (Node opens it close-on-exec), so EOF means that process is gone: even SIGKILL is noticed.
-const WATCHDOG_SCRIPT = `pids=
+// With a cleanup command, that command does the killing and removing instead.
+const WATCHDOG_SCRIPT = `dir=$1; shift
+pids=
 while read -r pid; do pids="$pids $pid"; done
+if [ $# -gt 0 ]; then exec "$@"; fi
 kill -KILL $pids 2>/dev/null
 sleep 1
-rm -rf -- "$1"`;
+rm -rf -- "$dir"`;
 
-export function startWatchdog(dir: string): Watchdog {
+/**
+ * Starts the watchdog of `dir`. By default it kills the tracked pids and removes `dir`; with
+ * `cleanup` (a command and its arguments) it runs that command instead.
+ */
+export function startWatchdog(dir: string, cleanup: string[] = []): Watchdog {
   // detached: its own session, so the Ctrl-C that kills the test process group spares it.
-  const child = spawn("sh", ["-c", WATCHDOG_SCRIPT, "kube-testenv-watchdog", dir], {
+  const child = spawn("sh", ["-c", WATCHDOG_SCRIPT, "kube-testenv-watchdog", dir, ...cleanup], {
     stdio: ["pipe", "ignore", "ignore"],
     detached: true,
   });
