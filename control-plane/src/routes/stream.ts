@@ -8,7 +8,7 @@
  * and heartbeat.
  */
 
-import { gatewayId } from "@atrium/contract";
+import { type changesEvent, gatewayId, type snapshotEvent } from "@atrium/contract";
 import { type GatewayGroupSelector, selectsGateway } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
@@ -120,7 +120,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         revision = batch.revision;
         if (!upserts.length && !deletes.length && !endedSessions.length) return false;
         if (!(await stillValid())) return false;
-        send("changes", revision, { revision, upserts, deletes, endedSessions });
+        send("changes", revision, { revision, upserts, deletes, endedSessions } satisfies z.input<typeof changesEvent>);
         return true;
       };
       const enqueue = (batch: ChangeBatch) => {
@@ -171,7 +171,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
           revision,
           expositions: expositions.map((entry) => entry.exposition),
           endedSessions: ended.filter(selected).map((entry) => entry.endedSession),
-        });
+        } satisfies z.input<typeof snapshotEvent>);
       });
       await queue;
     },
