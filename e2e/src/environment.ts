@@ -1,0 +1,78 @@
+/**
+ * The environment end-to-end tests run against: a kubeconfig, kubectl, and a way to put locally
+ * built images on the nodes. Tests see nothing else, so the same tests run on:
+ * - the local one-node test cluster of hack/cluster (the default; started here, stopped by stop());
+ * - kind, when ATRIUM_E2E_KIND_CLUSTER names a running kind cluster (hack/kind-e2e.sh sets it and
+ *   KUBECONFIG); images go on its nodes with `podman save` + `kind load image-archive`.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { busyboxImage, podman, runKubectl, startCluster } from "@atrium/test-cluster";
+import { KubeConfig } from "@kubernetes/client-node";
+
+const run = promisify(execFile);
+
+export interface E2eEnvironment {
+  name: "local-cluster" | "kind";
+  kubeconfigPath: string;
+  kubeConfig: KubeConfig;
+  /** kubectl with this environment's kubeconfig; resolves with stdout, rejects with stderr. */
+  kubectl(args: string[], input?: string): Promise<string>;
+  /** Puts a podman image on the nodes; pods use it with `imagePullPolicy: Never`. */
+  loadImage(ref: string): Promise<void>;
+  /** A busybox image already on the nodes (applets: sh, httpd, wget, nc, nslookup, ...). */
+  busyboxImage: string;
+  /** Stops what this module started (the local cluster); a kind cluster is left to its owner. */
+  stop(): Promise<void>;
+}
+
+export interface E2eEnvironmentOptions {
+  log?: (line: string) => void;
+}
+
+export async function startEnvironment(options: E2eEnvironmentOptions = {}): Promise<E2eEnvironment> {
+  const kindCluster = process.env.ATRIUM_E2E_KIND_CLUSTER;
+  if (kindCluster) return kindEnvironment(kindCluster);
+  const cluster = await startCluster(options);
+  return {
+    name: "local-cluster",
+    kubeconfigPath: cluster.kubeconfigPath,
+    kubeConfig: cluster.kubeConfig,
+    kubectl: cluster.kubectlRun,
+    loadImage: cluster.loadImage,
+    busyboxImage: cluster.busyboxImage,
+    stop: cluster.stop,
+  };
+}
+
+async function kindEnvironment(clusterName: string): Promise<E2eEnvironment> {
+  const kubeconfigPath = process.env.KUBECONFIG;
+  if (!kubeconfigPath) throw new Error("ATRIUM_E2E_KIND_CLUSTER is set but KUBECONFIG is not: run hack/kind-e2e.sh");
+  const kubectlBinary = process.env.KUBECTL ?? "kubectl";
+  const loadImage = async (ref: string) => {
+    const dir = await mkdtemp(join(tmpdir(), "atrium-e2e-image-"));
+    try {
+      const archive = join(dir, "image.tar");
+      await podman(["save", "--quiet", "--output", archive, ref]);
+      await run("kind", ["load", "image-archive", archive, "--name", clusterName]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+  const busybox = await busyboxImage();
+  await loadImage(busybox);
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(kubeconfigPath);
+  return {
+    name: "kind",
+    kubeconfigPath,
+    kubeConfig,
+    kubectl: (args, input) => runKubectl(kubectlBinary, kubeconfigPath, args, input),
+    loadImage,
+    busyboxImage: busybox,
+    stop: async () => {},
+  };
+}
