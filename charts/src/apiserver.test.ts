@@ -122,6 +122,19 @@ describe("charts on a real API server", () => {
     expect(await secretData("atrium-control-plane-encryption-key")).toEqual(keys);
   });
 
+  it("helm rollback re-applies a revision's Secrets: the keystore stays, a key added later goes", async () => {
+    const keystore = await secretData("atrium-gateway-cluster-keystore");
+    helm("rollback", "atrium-gateway", "1", "-n", namespace);
+    expect(await secretData("atrium-gateway-cluster-keystore")).toEqual(keystore);
+    const keys = await secretData("atrium-control-plane-encryption-key");
+    expect(Object.keys(keys).sort()).toEqual(["encryption-key-v1", "encryption-key-v2"]);
+    helm("rollback", "atrium-control-plane", "1", "-n", namespace);
+    // Revision 1 knew v1 only (docs/kubernetes.md: roll forward after a rotation instead).
+    expect(await secretData("atrium-control-plane-encryption-key")).toEqual({
+      "encryption-key-v1": keys["encryption-key-v1"],
+    });
+  });
+
   it("keeps the cluster keystore on uninstall, and a new install adopts it", async () => {
     const keystore = await secretData("atrium-gateway-cluster-keystore");
     helm("uninstall", "atrium-gateway", "-n", namespace);

@@ -224,7 +224,7 @@ describe("gateway", () => {
       ATRIUM_GATEWAY_ALLOWED_HOSTS: "atrium-gateway,atrium-gateway.atrium-system,atrium-gateway.atrium-system.svc",
       ATRIUM_GATEWAY_MANAGEMENT_HOST: "0.0.0.0",
       ATRIUM_GATEWAY_MANAGEMENT_PORT: "9090",
-      ATRIUM_GATEWAY_CACHE_DIR: "/var/cache/atrium",
+      ATRIUM_GATEWAY_CACHE_DIR: "/var/lib/atrium",
     });
     expect(envOf(container).ATRIUM_CONTROL_PLANE_TOKEN).toBeUndefined();
     expect(deployment.spec.replicas).toBe(2);
