@@ -51,6 +51,6 @@ for component in "${components[@]}"; do
   atrium_log "built $image in $((SECONDS - started)) s"
 done
 
-if [ "$measure" = 1 ] && [ -f "$here/measure.ts" ]; then
+if [ "$measure" = 1 ]; then
   node "$here/measure.ts" --tag "$tag" "${components[@]}"
 fi
