@@ -75,4 +75,10 @@ export const cliErrors = {
   emptyInput: (what: string, how: string) =>
     new CliError("EMPTY_INPUT", `No ${what} was given: ${how}`, EXIT_CODES.usage),
   cancelled: () => new CliError("CANCELLED", "Cancelled", EXIT_CODES.failure),
+  invalidResources: (invalid: number, total: number) =>
+    new CliError(
+      "INVALID_RESOURCES",
+      `${invalid} of ${total} resource${total === 1 ? "" : "s"} invalid: fix the fields named above`,
+      EXIT_CODES.failure,
+    ),
 };

@@ -13,6 +13,7 @@ import { registerLoginCommands } from "./commands/login.ts";
 import { withExample } from "./commands/options.ts";
 import { registerSecretCommands } from "./commands/secret.ts";
 import { registerServiceCommands } from "./commands/service.ts";
+import { registerValidateCommand } from "./commands/validate.ts";
 import { type CliContext, type CliIo, createContext, globalOptions } from "./context.ts";
 import { CliError, EXIT_CODES } from "./errors.ts";
 import { registerStackCommands } from "./stack/commands.ts";
@@ -37,6 +38,7 @@ export function buildProgram(context: CliContext): Command {
   registerApiTokenCommands(program, context);
   registerSecretCommands(program, context);
   registerStackCommands(program, context);
+  registerValidateCommand(program, context);
 
   configureTree(program, context.io);
   return program;

@@ -3,21 +3,18 @@
  * Everything under /api/v1 needs a bearer token except login and the OpenAPI document, and
  * each route is allowed to the roles auth/access-rules.ts lists.
  */
+
 import { capConnectionsPerAddress, slowClientOptions } from "@atrium/contract/listener";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from "fastify-type-provider-zod";
+import { jsonSchemaTransform, serializerCompiler } from "fastify-type-provider-zod";
 import { authorize, PUBLIC, ruleOf } from "./auth/access-rules.ts";
 import { authenticate, bearerToken } from "./auth/principal.ts";
 import type { AppContext } from "./context.ts";
 import { refuseDeepJsonBodies } from "./deep-json-bodies.ts";
-import { ApiError, errors, type FieldError } from "./errors.ts";
+import { ApiError, errors } from "./errors.ts";
 import { serializeError, serializeRequest, withoutQuery, withoutServerPaths } from "./log-hygiene.ts";
+import { validatorCompiler } from "./request-validation.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
 import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
 import { endedSessionRoutes } from "./routes/ended-sessions.ts";
@@ -139,13 +136,6 @@ function clientProblem(apiError: ApiError, url: string, dataDir: string) {
 /** Maps anything thrown to the problem the client sees; unknown errors become a logged 500. */
 function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const fieldErrors: FieldError[] = error.validation.map((issue) => ({
-      field: [error.validationContext ?? "body", ...issue.instancePath.split("/").filter(Boolean)].join("."),
-      message: issue.message ?? "is invalid",
-    }));
-    return errors.invalidRequest(fieldErrors);
-  }
   switch (error.code) {
     case "FST_ERR_CTP_INVALID_JSON_BODY":
     case "FST_ERR_CTP_EMPTY_JSON_BODY":

@@ -1,20 +1,20 @@
 /**
  * Building blocks shared by the kinds: references, syntax rules and the two status shapes.
  *
- * Rules that must hold in Zod (control plane, webhook, CLI) and in the API server alike are
- * declared once here: a Zod check plus, where the schema language cannot say it, the same rule
- * as a CEL `x-kubernetes-validations` entry in the schema's metadata.
+ * Each syntax rule is declared once here: a Zod check (what the webhook, REST API, CLI and
+ * operator enforce) plus what the CRD can say of it (a pattern, or CEL through rules.ts).
  */
 import { z } from "zod";
 
-/** A Kubernetes object name (RFC 1123 subdomain), as carried by `metadata.name`. */
-export const objectName = z
-  .string()
-  .min(1)
-  .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, {
-    message: "must be lowercase letters, digits, '-' or '.', starting and ending with a letter or digit",
-  });
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * The one object-name schema: a Kubernetes object name (RFC 1123 subdomain), as carried by
+ * `metadata.name`, and the name of every control-plane record a custom resource becomes.
+ */
+export const objectName = z.string().min(1).max(253).regex(dnsSubdomain, {
+  message: "must be lowercase letters, digits, '-' or '.', starting and ending with a letter or digit",
+});
 
 /** A reference, by name, to another Atrium resource in the same namespace. */
 export function objectRef(kind: string) {
@@ -23,11 +23,46 @@ export function objectRef(kind: string) {
     .describe(`Reference to a ${kind} in the same namespace.`);
 }
 
-/** An http(s) URL; the API server checks the scheme, the webhook the full syntax. */
+/**
+ * Why `value` is not an acceptable http(s) URL, or undefined when it is: parsed as the gateway
+ * and control plane will (WHATWG `URL`). Zod only: CEL cannot parse a URL this way, so on a
+ * cluster the API server checks the scheme (the CRD's pattern) and the webhook the rest.
+ */
+export function urlProblem(value: string): string | undefined {
+  // WHATWG URL silently strips tabs and newlines and reads `\` as `/`: other parsers do not.
+  if (/[\s\p{Cc}]/u.test(value)) return "must not contain whitespace or control characters";
+  if (value.includes("\\")) return "must not contain '\\'";
+  // Also refuses `https:host`, which WHATWG URL would read as https://host.
+  if (!/^https?:\/\//i.test(value)) return "must be an absolute http:// or https:// URL";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an absolute http:// or https:// URL";
+  }
+  const authority = value.slice(value.indexOf("//") + 2).split(/[/?#]/, 1)[0] ?? "";
+  if (url.username !== "" || url.password !== "" || authority.includes("@")) {
+    return "must not contain credentials (user:password@): keep them in a Secret";
+  }
+  if (value.includes("#")) return "must not have a fragment (#...)";
+  if (authority === "" || url.hostname === "") return "must name a host";
+  return undefined;
+}
+
+/** Reports `problem(value)` as the one issue of a string, when there is one. */
+function checkedBy(problem: (value: string) => string | undefined) {
+  return (value: string, ctx: z.core.$RefinementCtx<string>) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: "custom", message });
+  };
+}
+
+/** An http(s) URL: the API server checks the scheme (pattern), Zod the whole syntax (`urlProblem`). */
 export const httpUrl = z
   .string()
   .max(2048)
-  .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/, { message: "must be an absolute http:// or https:// URL" });
+  .superRefine(checkedBy(urlProblem))
+  .meta({ pattern: "^https?://[^\\s/?#]+[^\\s]*$" });
 
 /** `${env:VARIABLE}`: a value the gateway reads from its own environment at start-up. */
 export const envReference = z
@@ -37,12 +72,37 @@ export const envReference = z
 const labelKeyPattern =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const labelValuePattern = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
+const labelName = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
-/** A Kubernetes label key: optional DNS-subdomain prefix and '/', then a name of up to 63 characters. */
+/** Why `key` is not a Kubernetes label key (a qualified name), or undefined when it is. */
+export function labelKeyProblem(key: string): string | undefined {
+  const parts = key.split("/");
+  if (parts.length > 2) return "must be a label key: an optional prefix, one '/', and a name";
+  const name = parts.at(-1) ?? "";
+  const prefix = parts.length === 2 ? (parts[0] ?? "") : undefined;
+  if (prefix !== undefined && (prefix === "" || prefix.length > 253 || !dnsSubdomain.test(prefix))) {
+    return "must be a label key: the prefix before '/' must be a lowercase DNS subdomain of at most 253 characters";
+  }
+  if (name === "" || name.length > 63 || !labelName.test(name)) {
+    return (
+      "must be a label key: the name must be 1-63 letters, digits, '-', '_' or '.', " +
+      "starting and ending with a letter or digit"
+    );
+  }
+  return undefined;
+}
+
+/**
+ * A Kubernetes label key: optional DNS-subdomain prefix and '/', then a name of up to 63
+ * characters. Zod says precisely what is wrong (`labelKeyProblem`); the API server checks the
+ * pattern where the key is a value (a selector's `key`), and not at all where it is a map key
+ * (a structural schema cannot constrain map keys; CEL over an unbounded map exceeds the cost
+ * limit): there the webhook checks it.
+ */
 export const labelKey = z
   .string()
-  .max(317)
-  .regex(labelKeyPattern, { message: "must be a label key like 'tier' or 'atrium.dev/zone'" });
+  .superRefine(checkedBy(labelKeyProblem))
+  .meta({ maxLength: 317, pattern: labelKeyPattern.source });
 /** A Kubernetes label value: up to 63 letters, digits, '-', '_' or '.', may be empty. */
 export const labelValue = z
   .string()
@@ -78,50 +138,6 @@ export function stringSet(item: z.ZodString = z.string().min(1)) {
     .array(item)
     .superRefine(refuseDuplicates((value: string) => value, "value"))
     .meta({ "x-kubernetes-list-type": "set" });
-}
-
-/**
- * Makes exactly one of `keys` required on an object: checked by Zod and, through CEL, by the
- * API server, with the same message.
- */
-export function exactlyOneOf<T extends z.ZodObject>(schema: T, keys: readonly (keyof T["shape"] & string)[]) {
-  const message = `exactly one of ${keys.join(", ")} must be set`;
-  const rule = `[${keys.map((k) => `has(self.${k})`).join(", ")}].filter(x, x).size() == 1`;
-  return schema
-    .refine((value) => keys.filter((k) => (value as Record<string, unknown>)[k] !== undefined).length === 1, {
-      message,
-    })
-    .meta({ "x-kubernetes-validations": [{ rule, message }] });
-}
-
-/**
- * A rule across several fields of one object: checked by Zod (`holds`) and, through CEL, by the
- * API server, with the same message. `cel` is written for the custom resource's shape.
- */
-export interface CrossFieldRule {
-  message: string;
-  /** Where Zod reports a violation. */
-  path: string[];
-  cel: string;
-  holds: (value: Record<string, unknown>) => boolean;
-}
-
-/** Adds cross-field rules to an object schema; apply it last, since Zod cannot extend a refined object. */
-export function withRules<T extends z.ZodType>(schema: T, rules: readonly CrossFieldRule[]) {
-  let refined: z.ZodType = schema;
-  for (const rule of rules) {
-    refined = refined.refine((value) => rule.holds(value as Record<string, unknown>), {
-      message: rule.message,
-      path: rule.path,
-    });
-  }
-  return refined.meta({
-    "x-kubernetes-validations": rules.map(({ cel, message, path }) => ({
-      rule: cel,
-      message,
-      fieldPath: `.${path.join(".")}`,
-    })),
-  }) as unknown as T;
 }
 
 /** Reconciliation states of Service, GatewayGroup, ConfigurationPlan, Exposition and SecretSource. */

@@ -3,19 +3,18 @@
  */
 export {
   artifactStatus,
-  type CrossFieldRule,
   condition,
   envReference,
-  exactlyOneOf,
   httpUrl,
   labelKey,
+  labelKeyProblem,
   labelMap,
   labelValue,
   objectName,
   objectRef,
   reconcileState,
   reconcileStatus,
-  withRules,
+  urlProblem,
 } from "./common.ts";
 export {
   customResourceDefinition,
@@ -31,6 +30,7 @@ export {
   ConfigurationPlan,
   configurationPlanRules,
   configurationPlanSpec,
+  configurationPlanWarnings,
   headerPolicy,
   oauthSettings,
   toolExposureMode,
@@ -49,5 +49,17 @@ export { mcpResource, mcpResourceTemplate, Resources, resourcesSpec } from "./ki
 export { SecretSource, secretSourceSpec, secretSourceStatus } from "./kinds/secret-source.ts";
 export { openApiSource, Service, serviceSpec } from "./kinds/service.ts";
 export { type AtriumKind, kindNamed, kinds } from "./kinds.ts";
-export { EXPECTED_ERROR_ANNOTATION, invalidSamples, type Sample, samplesDir, validSamples } from "./samples.ts";
+export { type CelRule, exactlyOneOf, type ObjectRule, withRules, type ZodOnlyRule } from "./rules.ts";
+export {
+  EXPECTED_ERROR_ANNOTATION,
+  type InvalidSample,
+  invalidSamples,
+  REFUSERS,
+  type Refuser,
+  type Sample,
+  samplesDir,
+  validSamples,
+} from "./samples.ts";
 export { type JsonSchema, toStructural } from "./structural.ts";
+export { issueMessage, kubernetesWording, type Verdict, validateResource } from "./validate.ts";
+export { describeViolations, fieldPath, type Violation } from "./violations.ts";

@@ -3,8 +3,9 @@
  * validator of a whole custom resource and what the CRD generator needs.
  */
 import { z } from "zod";
-import { type CrossFieldRule, objectName, withRules } from "./common.ts";
+import { objectName } from "./common.ts";
 import { GROUP_VERSION } from "./group.ts";
+import { type ObjectRule, withRules } from "./rules.ts";
 
 /** The parts of `metadata` Atrium reads; the rest is the API server's business. */
 export const objectMeta = z.looseObject({
@@ -25,23 +26,27 @@ export interface KindOptions<Kind extends string, Spec extends z.ZodObject, Stat
   spec: Spec;
   status: Status;
   /** Rules across fields of the spec, added after `keepOnDelete` (Zod cannot extend a refined object). */
-  rules?: readonly CrossFieldRule[];
+  rules?: readonly ObjectRule[];
 }
+
+// Every kind may keep its control-plane record when the custom resource is deleted.
+const keepOnDelete = z
+  .boolean()
+  .default(false)
+  .describe("Keep the record in the control plane when this resource is deleted (default: delete it).");
 
 export function defineKind<Kind extends string, Spec extends z.ZodObject, Status extends z.ZodObject>(
   options: KindOptions<Kind, Spec, Status>,
 ) {
   const { kind, status } = options;
-  // Every kind may keep its control-plane record when the custom resource is deleted.
+  // Spelled out: TypeScript cannot follow `extend` on a generic object schema.
   const extended = options.spec
-    .extend({
-      keepOnDelete: z
-        .boolean()
-        .default(false)
-        .describe("Keep the record in the control plane when this resource is deleted (default: delete it)."),
-    })
-    .describe(options.spec.description ?? kind);
-  const spec = options.rules ? withRules(extended, options.rules) : extended;
+    .extend({ keepOnDelete })
+    .describe(options.spec.description ?? kind) as unknown as z.ZodObject<
+    Spec["shape"] & { keepOnDelete: typeof keepOnDelete }
+  >;
+  /** The spec with the kind's rules: what every entry point parses a custom resource's spec with. */
+  const spec = withRules(extended, options.rules ?? []);
   const resource = z.object({
     apiVersion: z.literal(GROUP_VERSION),
     kind: z.literal(kind),

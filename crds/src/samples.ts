@@ -1,6 +1,8 @@
 /**
- * The sample resources of crds/samples: a valid working set and invalid ones, each of which
- * names, in the annotation `atrium.dev/expected-error`, the field its error must mention.
+ * The sample resources of crds/samples: a valid working set and invalid ones. Each invalid one
+ * says, in annotations, the field its error names (`atrium.dev/expected-error`, a Kubernetes field
+ * path), the message every Zod entry point gives (`atrium.dev/expected-message`), and what refuses
+ * it first on a cluster (`atrium.dev/refused-by`).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,15 +29,43 @@ function load(folder: "valid" | "invalid"): Sample[] {
 }
 
 export const EXPECTED_ERROR_ANNOTATION = "atrium.dev/expected-error";
+const EXPECTED_MESSAGE_ANNOTATION = "atrium.dev/expected-message";
+const REFUSED_BY_ANNOTATION = "atrium.dev/refused-by";
+
+/**
+ * What refuses an invalid resource first on a cluster: `schema`, the API server's structural
+ * schema (its own wording, the same field); `cel`, the API server's CEL rules (the same field and
+ * message as Zod); `webhook`, only the admission webhook (a rule CEL cannot say).
+ */
+export const REFUSERS = ["schema", "cel", "webhook"] as const;
+export type Refuser = (typeof REFUSERS)[number];
+
+export interface InvalidSample extends Sample {
+  expectedError: string;
+  expectedMessage: string;
+  refusedBy: Refuser;
+}
 
 export function validSamples(): Sample[] {
   return load("valid");
 }
 
-export function invalidSamples(): (Sample & { expectedError: string })[] {
+export function invalidSamples(): InvalidSample[] {
   return load("invalid").map((sample) => {
-    const expectedError = sample.document.metadata.annotations?.[EXPECTED_ERROR_ANNOTATION];
-    if (!expectedError) throw new Error(`${sample.file} lacks the ${EXPECTED_ERROR_ANNOTATION} annotation`);
-    return { ...sample, expectedError };
+    const annotation = (name: string) => {
+      const value = sample.document.metadata.annotations?.[name];
+      if (!value) throw new Error(`${sample.file} lacks the ${name} annotation`);
+      return value;
+    };
+    const refusedBy = annotation(REFUSED_BY_ANNOTATION) as Refuser;
+    if (!REFUSERS.includes(refusedBy)) {
+      throw new Error(`${sample.file}: ${REFUSED_BY_ANNOTATION} must be one of ${REFUSERS.join(", ")}`);
+    }
+    return {
+      ...sample,
+      expectedError: annotation(EXPECTED_ERROR_ANNOTATION),
+      expectedMessage: annotation(EXPECTED_MESSAGE_ANNOTATION),
+      refusedBy,
+    };
   });
 }

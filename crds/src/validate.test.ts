@@ -1,6 +1,7 @@
-import { invalidSamples, kindNamed, validSamples } from "@atrium/crds";
 import { describe, expect, it } from "vitest";
-import { labelKeyProblem, urlProblem } from "./rules.ts";
+import { labelKeyProblem, urlProblem } from "./common.ts";
+import { kindNamed } from "./kinds.ts";
+import { invalidSamples, validSamples } from "./samples.ts";
 import { validateResource } from "./validate.ts";
 
 const samples = validSamples().filter((sample) => kindNamed(sample.document.kind));
@@ -26,7 +27,9 @@ describe("validateResource", () => {
   });
 
   it.each(invalidSamples().map((s) => [s.file, s] as const))("refuses %s naming its field", (_, invalid) => {
-    expect(refusal(invalid.document).message).toContain(invalid.expectedError);
+    expect(refusal(invalid.document).violations).toEqual([
+      { field: invalid.expectedError, message: invalid.expectedMessage },
+    ]);
   });
 
   it("refuses the singular kind Resource with the message of the early controllers", () => {
@@ -63,7 +66,7 @@ describe("validateResource", () => {
     ]);
     expect(verdict.message).toContain("spec.backendEndpoint: Required value; ");
     expect(verdict.message).toContain(
-      "spec.excludedOperations: must not name operations also in spec.includedOperations: b",
+      "spec.excludedOperations: must not name operations also in includedOperations: b",
     );
     expect(verdict.violations).toHaveLength(4);
   });
@@ -156,12 +159,17 @@ describe("validateResource", () => {
     expect(verdict.fields).toEqual([
       "spec.labels[bad key!]",
       `spec.labels[${"a".repeat(254)}/zone]`,
-      "spec.matchExpressions[2].key",
       "spec.matchExpressions[0].values",
       "spec.matchExpressions[1].values",
+      "spec.matchExpressions[2].key",
     ]);
     expect(verdict.message).toContain("spec.labels[bad key!]: must be a label key: the name must be 1-63 letters");
-    expect(verdict.message).toContain("spec.matchExpressions[0].values: must be non-empty when operator is In");
+    expect(verdict.message).toContain(
+      "spec.matchExpressions[0].values: must be non-empty when operator is In or NotIn",
+    );
+    expect(verdict.message).toContain(
+      "spec.matchExpressions[1].values: must be empty when operator is Exists or DoesNotExist",
+    );
   });
 
   it("refuses a SecretSource reading one key from two Secrets", () => {
@@ -174,7 +182,7 @@ describe("validateResource", () => {
       }),
     );
     expect(verdict.message).toBe(
-      'spec.secretRefs[1].keys[1]: key "token" is already read from Secret "a" (spec.secretRefs[0]): ' +
+      'spec.secretRefs[1].keys[1]: key "token" is already read from Secret "a" (secretRefs[0]): ' +
         "a key names one value of the SecretSource",
     );
   });

@@ -1,11 +1,13 @@
 /**
  * `validateResource`: the whole verdict on one atrium.dev custom resource — its kind's Zod schema
- * (the same one the CRD is generated from) plus the rules in rules.ts — as one message listing
- * every violation with its Kubernetes field path.
+ * with the rules declared beside it (the same one the CRD is generated from) — as one message
+ * listing every violation with its Kubernetes field path. The webhook and the CLI's `validate`
+ * answer with it; the REST API parses the same schemas and words its errors with `issueMessage`.
  */
-import { GROUP_VERSION, kindNamed, kinds } from "@atrium/crds";
 import type { z } from "zod";
-import { checkRules } from "./rules.ts";
+import { GROUP_VERSION } from "./group.ts";
+import { configurationPlanWarnings } from "./kinds/configuration-plan.ts";
+import { kindNamed, kinds } from "./kinds.ts";
 import { describeViolations, fieldPath, type Violation } from "./violations.ts";
 
 export type Verdict =
@@ -13,16 +15,20 @@ export type Verdict =
   | { allowed: false; message: string; fields: string[]; violations: Violation[] };
 
 /** Kubernetes' wording for a missing field, instead of Zod's "expected string, received undefined". */
-const errorMap: z.core.$ZodErrorMap = (issue) => (issue.input === undefined ? "Required value" : undefined);
+export const kubernetesWording: z.core.$ZodErrorMap = (issue) =>
+  issue.input === undefined ? "Required value" : undefined;
+
+/** An issue's message; for a wrong map key, the key schema's own message, not "Invalid key in record". */
+export function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_key") return issue.issues.map((inner) => inner.message).join(", ");
+  return issue.message;
+}
 
 function zodViolations(issues: readonly z.core.$ZodIssue[]): Violation[] {
-  return issues.map((issue) => {
-    if (issue.code === "invalid_key") {
-      // A map key is wrong: the useful message is the key schema's, not "Invalid key in record".
-      return { field: fieldPath(issue.path, true), message: issue.issues.map((inner) => inner.message).join(", ") };
-    }
-    return { field: fieldPath(issue.path), message: issue.message };
-  });
+  return issues.map((issue) => ({
+    field: fieldPath(issue.path, issue.code === "invalid_key"),
+    message: issueMessage(issue),
+  }));
 }
 
 function refuse(violations: Violation[]): Verdict {
@@ -49,6 +55,11 @@ function unsupportedKind(kind: unknown, apiVersion: unknown): Verdict {
   return { allowed: false, message, fields: ["kind"], violations: [{ field: "kind", message }] };
 }
 
+function warningsOf(kind: string, spec: unknown): string[] {
+  if (kind !== "ConfigurationPlan" || spec === null || typeof spec !== "object") return [];
+  return configurationPlanWarnings(spec as Record<string, unknown>, "spec.");
+}
+
 /** Validates a whole custom resource (apiVersion, kind, metadata, spec, status). */
 export function validateResource(object: unknown): Verdict {
   const {
@@ -59,12 +70,8 @@ export function validateResource(object: unknown): Verdict {
   const kind = typeof kindName === "string" ? kindNamed(kindName) : undefined;
   if (!kind || apiVersion !== GROUP_VERSION) return unsupportedKind(kindName, apiVersion);
 
-  const parsed = kind.resource.safeParse(object, { error: errorMap });
-  const fromSchema = parsed.success ? [] : zodViolations(parsed.error.issues);
-  const rules = checkRules(kind.kind, spec);
-  // Where both report the same field, the rule's message is the more precise one.
-  const ruled = new Set(rules.violations.map((v) => v.field));
-  const violations = [...fromSchema.filter((v) => !ruled.has(v.field)), ...rules.violations];
-  if (violations.length > 0) return refuse(violations);
-  return rules.warnings.length > 0 ? { allowed: true, warnings: rules.warnings } : { allowed: true };
+  const parsed = kind.resource.safeParse(object, { error: kubernetesWording });
+  if (!parsed.success) return refuse(zodViolations(parsed.error.issues));
+  const warnings = warningsOf(kind.kind, spec);
+  return warnings.length > 0 ? { allowed: true, warnings } : { allowed: true };
 }

@@ -9,11 +9,9 @@
  * of the caller, answered with HTTP 400 (see errors.ts), never a verdict.
  */
 import { isDeepStrictEqual } from "node:util";
-import { API_GROUP } from "@atrium/crds";
+import { API_GROUP, fieldPath, kubernetesWording, type Violation, validateResource } from "@atrium/crds";
 import { z } from "zod";
 import { errors } from "./errors.ts";
-import { validateResource } from "./validate.ts";
-import { fieldPath, type Violation } from "./violations.ts";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
 /** HTTP-like code of a refusal, as the API server answers for objects its schema refuses. */
@@ -83,9 +81,7 @@ function parseReview(body: unknown): AdmissionRequest {
   ) {
     throw errors.unsupportedReviewVersion(apiVersion);
   }
-  const parsed = admissionReview.safeParse(body, {
-    error: (issue) => (issue.input === undefined ? "Required value" : undefined),
-  });
+  const parsed = admissionReview.safeParse(body, { error: kubernetesWording });
   if (!parsed.success) {
     throw errors.malformedReview(
       parsed.error.issues.map((issue) => `${fieldPath(issue.path)}: ${issue.message}`).join("; "),

@@ -8,38 +8,32 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { customResourceDefinition, GROUP_VERSION, kindNamed, kinds, validSamples } from "@atrium/crds";
+import { GROUP_VERSION, kindNamed, validSamples } from "@atrium/crds";
 import { type KubeTestEnv, startKubeTestEnv } from "@atrium/kube-testenv";
 import { Agent, fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhook, type Webhook } from "./server.ts";
-import { createTestCa, servedFingerprint, type TestCa, writeSecretVolume } from "./testing.ts";
+import {
+  type KubeAnswer as ApiAnswer,
+  createTestCa,
+  installCrds,
+  type KubeRequest,
+  kubeRequest,
+  registerWebhook,
+  servedFingerprint,
+  type TestCa,
+  WEBHOOK_NAME,
+  waitFor,
+  writeSecretVolume,
+} from "./testing.ts";
 
 const namespace = "webhook";
-const WEBHOOK_NAME = "validate.atrium.dev";
 let env: KubeTestEnv;
 let agent: Agent;
+let api: KubeRequest;
 let dir: string;
 let ca: TestCa;
 let webhook: Webhook;
-
-interface ApiAnswer {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: API server answers are read field by field in assertions.
-  body: any;
-}
-
-/** A raw request to the API server as the admin (raw JSON: client-node's models drop CRD schema keys). */
-async function api(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<ApiAnswer> {
-  const response = await fetch(`${env.server}${path}`, {
-    method,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    headers: { authorization: `Bearer ${env.token}`, "content-type": contentType },
-    dispatcher: agent,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 interface Manifest {
   apiVersion: string;
@@ -78,16 +72,6 @@ function expectRefusedByWebhook(answer: ApiAnswer, field: string): void {
   expect(answer.body.details.causes).toContainEqual(expect.objectContaining({ field }));
 }
 
-async function waitFor<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await attempt();
-    if (result !== undefined) return result;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 const overlapping = () =>
   variant("ConfigurationPlan", "overlapping-operations", {
     includedOperations: ["listPets", "deletePet"],
@@ -98,6 +82,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "atrium-webhook-apiserver-"));
   [env, ca] = await Promise.all([startKubeTestEnv(), createTestCa(dir)]);
   agent = new Agent({ connect: { ca: env.caPem } });
+  api = kubeRequest(env, agent);
   await writeSecretVolume(join(dir, "tls"), await ca.issueServingCert());
   webhook = await startWebhook({
     host: "127.0.0.1",
@@ -107,53 +92,14 @@ beforeAll(async () => {
     logLevel: "silent",
   });
 
-  for (const kind of kinds) {
-    const created = await api(
-      "POST",
-      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
-      customResourceDefinition(kind),
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-  }
-  for (const kind of kinds) {
-    await waitFor(`${kind.plural} Established`, async () => {
-      const crd = await api("GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${kind.plural}.atrium.dev`);
-      const established = crd.body?.status?.conditions?.some(
-        (c: { type: string; status: string }) => c.type === "Established" && c.status === "True",
-      );
-      return established ? true : undefined;
-    });
-  }
+  await installCrds(api);
   expect((await api("POST", "/api/v1/namespaces", { metadata: { name: namespace } })).status).toBe(201);
 
-  const registered = await api("POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {
-    apiVersion: "admissionregistration.k8s.io/v1",
-    kind: "ValidatingWebhookConfiguration",
-    metadata: { name: "atrium-webhook" },
-    webhooks: [
-      {
-        name: WEBHOOK_NAME,
-        clientConfig: {
-          url: `https://127.0.0.1:${webhook.port}/validate`,
-          caBundle: Buffer.from(ca.caPem).toString("base64"),
-        },
-        rules: [
-          {
-            apiGroups: ["atrium.dev"],
-            apiVersions: ["v1alpha1"],
-            operations: ["CREATE", "UPDATE"],
-            resources: kinds.map((kind) => kind.plural),
-            scope: "Namespaced",
-          },
-        ],
-        failurePolicy: "Fail",
-        sideEffects: "None",
-        admissionReviewVersions: ["v1"],
-        timeoutSeconds: 5,
-      },
-    ],
+  await registerWebhook(api, {
+    name: "atrium-webhook",
+    url: `https://127.0.0.1:${webhook.port}/validate`,
+    caPem: ca.caPem,
   });
-  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
   // The API server picks a new configuration up asynchronously: until then requests pass unchecked.
   await waitFor("the webhook to be called", async () => {
     const answer = await create(overlapping(), true);

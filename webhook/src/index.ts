@@ -1,6 +1,7 @@
 /**
- * @atrium/webhook — the admission webhook for atrium.dev resources: the validator, the
- * AdmissionReview v1 handling, and the HTTPS server (in-process start for tests and tools).
+ * @atrium/webhook — the admission webhook for atrium.dev resources: the AdmissionReview v1
+ * handling of @atrium/crds' `validateResource`, and the HTTPS server (in-process start for
+ * tests and tools).
  */
 export {
   ADMISSION_API_VERSION,
@@ -14,8 +15,5 @@ export {
 export { configFromEnv, DEFAULT_TLS_DIR, type WebhookConfig } from "./config.ts";
 export { errors, WebhookError } from "./errors.ts";
 export { WebhookMetrics } from "./metrics.ts";
-export { checkRules, type Findings, labelKeyProblem, urlProblem } from "./rules.ts";
 export { buildWebhookServer, startWebhook, type Webhook, type WebhookServer } from "./server.ts";
 export { CERT_FILE, checkTlsPair, KEY_FILE, readTlsPair, type TlsPair, type TlsWatch, watchTlsPair } from "./tls.ts";
-export { type Verdict, validateResource } from "./validate.ts";
-export { describeViolations, fieldPath, type Violation } from "./violations.ts";

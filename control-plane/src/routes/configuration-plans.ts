@@ -2,6 +2,7 @@
  * Configuration Plans: a Service bound to a backend with the endpoint's settings. The client
  * API key is generated here, returned once, stored as a hash; renewing it replaces it at once.
  */
+
 import { type PlanSettings, planSettings } from "@atrium/contract";
 import { configurationPlanRules, httpUrl, withRules } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
@@ -51,7 +52,10 @@ function view(row: PlanRow): z.output<typeof planView> {
   };
 }
 
-/** The checks a schema cannot make: references and operation ids must exist in this organization. */
+/**
+ * The checks that need the database: references and operation ids must exist in this
+ * organization. Every rule about the plan alone is in its schema (@atrium/crds).
+ */
 async function checkReferences(tx: Tx, organizationId: string, body: z.output<typeof planBody>): Promise<void> {
   const problems: FieldError[] = [];
   const [service] = await tx
@@ -70,12 +74,6 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
       });
     }
   }
-  const both = (body.includedOperations ?? []).filter((id) => body.excludedOperations?.includes(id));
-  if (both.length > 0)
-    problems.push({
-      field: "body.excludedOperations",
-      message: `${both.join(", ")} cannot be both included and excluded`,
-    });
   const secretId = body.backendSecret?.secretId;
   if (secretId) {
     const [secret] = await tx
@@ -84,12 +82,6 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
       .where(and(eq(secrets.organizationId, organizationId), eq(secrets.id, secretId)));
     if (!secret)
       problems.push({ field: "body.backendSecret.secretId", message: `no secret '${secretId}' in this organization` });
-  }
-  if (body.backendSecret?.elicit && !body.oauth) {
-    problems.push({
-      field: "body.backendSecret.elicit",
-      message: "elicited credentials need an OAuth-protected plan: set oauth",
-    });
   }
   if (problems.length > 0)
     throw errors.unprocessable(

@@ -2,17 +2,13 @@
  * Pieces every record route shares: id parameters, list envelopes, timestamps, and turning
  * "no row in my organization" into a 404.
  */
+import { objectName } from "@atrium/crds";
 import { z } from "zod";
 import { errors } from "../errors.ts";
 
 export const uuidParams = z.object({ id: z.uuid({ message: "must be a record id (a UUID)" }) });
-export const recordName = z
-  .string()
-  .min(1)
-  .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, {
-    message: "must be lowercase letters, digits, '-' or '.', starting and ending with a letter or digit",
-  });
+/** A record's name: the name of the custom resource it may come from, so the same schema. */
+export const recordName = objectName;
 
 /** Gateway group ids are PostgreSQL integers: larger values name no group and must not reach the database. */
 export const MAX_SERIAL_ID = 2_147_483_647;

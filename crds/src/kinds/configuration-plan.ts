@@ -2,17 +2,9 @@
  * ConfigurationPlan: binds a Service to a backend and holds every setting of an MCP endpoint.
  */
 import { z } from "zod";
-import {
-  type CrossFieldRule,
-  envReference,
-  exactlyOneOf,
-  httpUrl,
-  objectName,
-  objectRef,
-  reconcileStatus,
-  stringSet,
-} from "../common.ts";
+import { envReference, httpUrl, objectName, objectRef, reconcileStatus, stringSet } from "../common.ts";
 import { defineKind } from "../kind.ts";
+import { exactlyOneOf, type ObjectRule } from "../rules.ts";
 import { toolName } from "./custom-tools.ts";
 
 export const toolExposureMode = z
@@ -97,11 +89,20 @@ export const oauthSettings = z
       "token from this issuer (Authorization: Bearer).",
   );
 
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+function field(value: unknown, name: string): unknown {
+  return value !== null && typeof value === "object" ? (value as Record<string, unknown>)[name] : undefined;
+}
+
 /**
  * The plan-level rules. They read the custom resource's shape and the REST body's alike: there
- * `apiKey` is an object, here a boolean that defaults to false.
+ * `apiKey` is a boolean that defaults to false, here an object; `backendSecret` names a stored
+ * secret there, a SecretSource here.
  */
-export const configurationPlanRules: readonly CrossFieldRule[] = [
+export const configurationPlanRules: readonly ObjectRule[] = [
   {
     message: "a plan has one client authentication mode: set apiKey or oauth, not both",
     path: ["oauth"],
@@ -112,11 +113,37 @@ export const configurationPlanRules: readonly CrossFieldRule[] = [
     message: "oauth.toolScopes needs toolExposureMode PerOperation: Discovery mode has no per-tool list to filter",
     path: ["oauth", "toolScopes"],
     cel: "!has(self.oauth) || !has(self.oauth.toolScopes) || !has(self.toolExposureMode) || self.toolExposureMode != 'Discovery'",
-    holds: (plan) =>
-      (plan.oauth as { toolScopes?: unknown } | undefined)?.toolScopes === undefined ||
-      plan.toolExposureMode !== "Discovery",
+    holds: (plan) => field(plan.oauth, "toolScopes") === undefined || plan.toolExposureMode !== "Discovery",
+  },
+  {
+    message: "needs an OAuth-protected plan (set oauth): each user's credential is tied to their token",
+    path: ["backendSecret", "elicit"],
+    cel: "!has(self.backendSecret) || !has(self.backendSecret.elicit) || has(self.oauth)",
+    holds: (plan) => field(plan.backendSecret, "elicit") === undefined || plan.oauth !== undefined,
+  },
+  {
+    whyNotCel: "comparing two lists without a size limit exceeds the API server's CEL cost limit",
+    violations: (plan) => {
+      const included = new Set(strings(plan.includedOperations));
+      const both = strings(plan.excludedOperations).filter((id) => included.has(id));
+      if (both.length === 0) return [];
+      return [
+        {
+          path: ["excludedOperations"],
+          message: `must not name operations also in includedOperations: ${both.join(", ")}`,
+        },
+      ];
+    },
   },
 ];
+
+/** What a valid plan may get wrong without being refused; `at` prefixes field names (`spec.`). */
+export function configurationPlanWarnings(plan: Record<string, unknown>, at = ""): string[] {
+  if (strings(plan.includedOperations).length > 0 && strings(plan.excludedOperations).length > 0) {
+    return [`${at}excludedOperations has no effect: with ${at}includedOperations set, only those are exposed`];
+  }
+  return [];
+}
 
 export const secretSourceKeyRef = z
   .object({

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { artifactStatus, listMap, objectRef } from "../common.ts";
 import { defineKind } from "../kind.ts";
+import { withRules } from "../rules.ts";
 
 /** MCP tool names: 1-128 of letters, digits, '_', '-', '.'. */
 export const toolName = z
@@ -21,13 +22,25 @@ export const toolAnnotations = z
   })
   .describe("MCP tool annotations; hints for clients, not guarantees.");
 
+/** MCP tool arguments are a JSON object: the gateway forces `type: object`, so another type would be ignored. */
+const toolInputSchema = withRules(
+  z.looseObject({ type: z.string().optional().describe('"object" when given: the arguments are a JSON object.') }),
+  [
+    {
+      message: 'must be "object": MCP tool arguments are a JSON object',
+      path: ["type"],
+      cel: "!has(self.type) || self.type == 'object'",
+      holds: (schema) => schema.type === undefined || schema.type === "object",
+    },
+  ],
+);
+
 export const customTool = z
   .object({
     name: toolName.describe("Tool name, unique within the Exposition's tools."),
     title: z.string().max(256).optional().describe("Human-readable title."),
     description: z.string().min(1).max(8192).describe("What the tool does, for the model."),
-    inputSchema: z
-      .record(z.string(), z.unknown())
+    inputSchema: toolInputSchema
       .optional()
       .describe("JSON Schema (an object schema) of the arguments; no arguments when absent."),
     request: z

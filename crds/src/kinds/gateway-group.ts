@@ -4,16 +4,39 @@
 import { z } from "zod";
 import { labelKey, labelMap, labelValue, reconcileStatus, stringSet } from "../common.ts";
 import { defineKind } from "../kind.ts";
+import { withRules } from "../rules.ts";
 
-export const labelSelectorRequirement = z
-  .object({
+/** As in Kubernetes label selectors: In and NotIn need values, Exists and DoesNotExist take none. */
+const operatorValues = [
+  {
+    message: "must be non-empty when operator is In or NotIn",
+    path: ["values"],
+    cel: "!(self.operator in ['In', 'NotIn']) || (has(self.values) && size(self.values) > 0)",
+    holds: (requirement: Record<string, unknown>) =>
+      !(requirement.operator === "In" || requirement.operator === "NotIn") ||
+      (Array.isArray(requirement.values) && requirement.values.length > 0),
+  },
+  {
+    message: "must be empty when operator is Exists or DoesNotExist",
+    path: ["values"],
+    cel: "!(self.operator in ['Exists', 'DoesNotExist']) || !has(self.values) || size(self.values) == 0",
+    holds: (requirement: Record<string, unknown>) =>
+      !(requirement.operator === "Exists" || requirement.operator === "DoesNotExist") ||
+      !Array.isArray(requirement.values) ||
+      requirement.values.length === 0,
+  },
+];
+
+export const labelSelectorRequirement = withRules(
+  z.object({
     key: labelKey.describe("Label key the requirement applies to."),
     operator: z
       .enum(["In", "NotIn", "Exists", "DoesNotExist"])
       .describe("In / NotIn compare the value with `values`; Exists / DoesNotExist test the key only."),
     values: stringSet(labelValue).optional().describe("Values for In and NotIn; empty for Exists and DoesNotExist."),
-  })
-  .describe("A label requirement, as in a Kubernetes label selector.");
+  }),
+  operatorValues,
+).describe("A label requirement, as in a Kubernetes label selector.");
 
 export const gatewayGroupSpec = z
   .object({

@@ -2,8 +2,9 @@
  * Resources (a plural kind; there is no `Resource`): MCP resources and resource templates of a Service.
  */
 import { z } from "zod";
-import { artifactStatus, exactlyOneOf, listMap, objectRef } from "../common.ts";
+import { artifactStatus, listMap, objectRef } from "../common.ts";
 import { defineKind } from "../kind.ts";
+import { exactlyOneOf } from "../rules.ts";
 
 const backendPath = z
   .object({

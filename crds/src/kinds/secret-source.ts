@@ -4,6 +4,35 @@
 import { z } from "zod";
 import { condition, listMap, objectName, reconcileStatus, stringSet } from "../common.ts";
 import { defineKind } from "../kind.ts";
+import type { ZodOnlyRule } from "../rules.ts";
+
+/** A key names one value of the SecretSource (a plan's `secretSourceRef.key`), so two Secrets cannot share it. */
+const keysReadOnce: ZodOnlyRule = {
+  whyNotCel: "comparing every Secret's keys with every other's exceeds the API server's CEL cost limit",
+  violations: (spec) => {
+    const found: { path: PropertyKey[]; message: string }[] = [];
+    const readFrom = new Map<string, { index: number; secret: unknown }>();
+    (Array.isArray(spec.secretRefs) ? spec.secretRefs : []).forEach(
+      (ref: { name?: unknown; keys?: unknown }, index) => {
+        (Array.isArray(ref?.keys) ? ref.keys : []).forEach((key: unknown, keyIndex) => {
+          if (typeof key !== "string") return;
+          const first = readFrom.get(key);
+          if (first === undefined) {
+            readFrom.set(key, { index, secret: ref.name });
+          } else if (first.index !== index) {
+            found.push({
+              path: ["secretRefs", index, "keys", keyIndex],
+              message:
+                `key ${JSON.stringify(key)} is already read from Secret ${JSON.stringify(first.secret)} ` +
+                `(secretRefs[${first.index}]): a key names one value of the SecretSource`,
+            });
+          }
+        });
+      },
+    );
+    return found;
+  },
+};
 
 export const secretSourceSpec = z
   .object({
@@ -36,4 +65,5 @@ export const SecretSource = defineKind({
   description: "Reads keys of Kubernetes Secrets and stores them, encrypted, as backend secrets.",
   spec: secretSourceSpec,
   status: secretSourceStatus,
+  rules: [keysReadOnce],
 });

@@ -2,8 +2,9 @@
  * Service: an API contract (an OpenAPI 2.0 / 3.x document) that plans bind to a backend.
  */
 import { z } from "zod";
-import { exactlyOneOf, httpUrl, objectName, reconcileStatus } from "../common.ts";
+import { httpUrl, objectName, reconcileStatus } from "../common.ts";
 import { defineKind } from "../kind.ts";
+import { exactlyOneOf } from "../rules.ts";
 
 export const openApiSource = exactlyOneOf(
   z.object({

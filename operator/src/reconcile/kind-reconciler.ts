@@ -3,7 +3,7 @@
  * how it went; `remove` deletes its record(s) when the resource is deleted (unless keepOnDelete).
  * Both throw OperatorErrors for what the status should report (a missing dependency, a refusal).
  */
-import type { AtriumKind } from "@atrium/crds";
+import { type AtriumKind, fieldPath, issueMessage, kubernetesWording } from "@atrium/crds";
 import type { z } from "zod";
 import { errors } from "../errors.ts";
 import type { AtriumObject } from "../kube/objects.ts";
@@ -18,15 +18,18 @@ export interface KindReconciler {
 }
 
 /**
- * The spec, checked with the same Zod schema the webhook and control plane use (defaults
- * applied). The API server checked the structure already; this catches the rest (duplicates,
- * exactly-one-of) on clusters without the webhook.
+ * The spec, checked with the kind's spec schema and its rules, as the webhook and the control
+ * plane check it (defaults applied), in the same words. The API server checked the structure and
+ * the CEL rules already; this catches the rest (duplicates, URL syntax, the rules CEL cannot
+ * say) on clusters without the webhook.
  */
 export function parseSpec<S extends z.ZodType>(schema: S, object: AtriumObject): z.output<S> {
-  const parsed = schema.safeParse(object.spec ?? {});
+  const parsed = schema.safeParse(object.spec ?? {}, { error: kubernetesWording });
   if (!parsed.success) {
     throw errors.invalidSpec(
-      parsed.error.issues.map((issue) => `spec.${issue.path.join(".")}: ${issue.message}`).join("; "),
+      parsed.error.issues
+        .map((issue) => `${fieldPath(["spec", ...issue.path], issue.code === "invalid_key")}: ${issueMessage(issue)}`)
+        .join("; "),
     );
   }
   return parsed.data;

@@ -3,7 +3,7 @@
  * it is, with the Service named by its record id. Their status has no observedGeneration, so
  * after a restart their records are written once more rather than trusted.
  */
-import { type AtriumKind, customToolsSpec, promptsSpec, resourcesSpec } from "@atrium/crds";
+import { type AtriumKind, CustomTools, Prompts, Resources } from "@atrium/crds";
 import { errors } from "../../errors.ts";
 import { resolveReferences } from "../dependencies.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
@@ -11,7 +11,7 @@ import { deleteRecord, syncRecord } from "../record.ts";
 
 function artifactReconciler(
   kind: AtriumKind,
-  schema: typeof customToolsSpec | typeof resourcesSpec | typeof promptsSpec,
+  schema: typeof CustomTools.spec | typeof Resources.spec | typeof Prompts.spec,
   collection: string,
 ): KindReconciler {
   return {
@@ -37,6 +37,6 @@ function artifactReconciler(
   };
 }
 
-export const customToolsReconciler = artifactReconciler("CustomTools", customToolsSpec, "/custom-tools");
-export const resourcesReconciler = artifactReconciler("Resources", resourcesSpec, "/resources");
-export const promptsReconciler = artifactReconciler("Prompts", promptsSpec, "/prompts");
+export const customToolsReconciler = artifactReconciler("CustomTools", CustomTools.spec, "/custom-tools");
+export const resourcesReconciler = artifactReconciler("Resources", Resources.spec, "/resources");
+export const promptsReconciler = artifactReconciler("Prompts", Prompts.spec, "/prompts");

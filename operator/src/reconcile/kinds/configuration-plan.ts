@@ -5,7 +5,7 @@
  * for a key and writes it to that Secret (key `apiKey`, owned by the plan); when the Secret is
  * lost the key cannot be read back, so it is renewed and written again.
  */
-import { configurationPlanSpec } from "@atrium/crds";
+import { ConfigurationPlan } from "@atrium/crds";
 import type { ControlPlaneRecord } from "../../control-plane/client.ts";
 import { errors } from "../../errors.ts";
 import type { AtriumObject, DataObject } from "../../kube/objects.ts";
@@ -60,7 +60,7 @@ export const configurationPlanReconciler: KindReconciler = {
   kind: "ConfigurationPlan",
 
   async sync(object, ctx) {
-    const spec = parseSpec(configurationPlanSpec, object);
+    const spec = parseSpec(ConfigurationPlan.spec, object);
     const { namespace, name } = object.metadata;
     const { serviceRef, apiKey, backendSecret, ...settings } = spec;
     const { ids, missing } = resolveReferences(ctx.cache, namespace, [{ kind: "Service", name: serviceRef.name }]);

@@ -4,7 +4,7 @@
  * Expositions: a changed plan or group replaces the record (same name, so the same
  * /mcp/<organization>/<name> path; a new id).
  */
-import { expositionSpec } from "@atrium/crds";
+import { Exposition } from "@atrium/crds";
 import { errors } from "../../errors.ts";
 import { resolveReferences } from "../dependencies.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
@@ -16,7 +16,7 @@ export const expositionReconciler: KindReconciler = {
   kind: "Exposition",
 
   async sync(object, ctx) {
-    const spec = parseSpec(expositionSpec, object);
+    const spec = parseSpec(Exposition.spec, object);
     const { ids, missing } = resolveReferences(ctx.cache, object.metadata.namespace, [
       { kind: "ConfigurationPlan", name: spec.configurationPlanRef.name },
       { kind: "GatewayGroup", name: spec.gatewayGroupRef.name },

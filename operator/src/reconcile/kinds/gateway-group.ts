@@ -1,7 +1,7 @@
 /**
  * GatewayGroup → `/gateway-groups` (integer ids): description and the label selector.
  */
-import { gatewayGroupSpec } from "@atrium/crds";
+import { GatewayGroup } from "@atrium/crds";
 import { stableStringify } from "../fingerprint.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
 import { deleteRecord, syncRecord } from "../record.ts";
@@ -12,7 +12,7 @@ export const gatewayGroupReconciler: KindReconciler = {
   kind: "GatewayGroup",
 
   async sync(object, ctx) {
-    const spec = parseSpec(gatewayGroupSpec, object);
+    const spec = parseSpec(GatewayGroup.spec, object);
     const selector = { labels: spec.labels ?? {}, matchExpressions: spec.matchExpressions ?? [] };
     const body = {
       name: object.metadata.name,

@@ -1,7 +1,7 @@
 /**
  * SecretSource → one backend secret per (Secret, key) in `/secrets`, named
  * `<secretsource>.<key>` (the key lowercased, other characters than [a-z0-9.-] turned into
- * '-'), holding the Secret's decoded value. One condition per referenced Secret, of type
+ * '-', each '.'-separated part trimmed of '-' and empty parts dropped: an object name), holding the Secret's decoded value. One condition per referenced Secret, of type
  * `secret.atrium.dev/<secret name>`: True/Synced, or False with SecretNotFound, KeyMissing or
  * KeyConflict. A changed Secret reaches the control plane through the Secret informer, which
  * queues the SecretSources that read it.
@@ -10,7 +10,7 @@
  * in memory only: after a restart every value is written once more.
  */
 import { createHash } from "node:crypto";
-import { secretSourceSpec } from "@atrium/crds";
+import { SecretSource } from "@atrium/crds";
 import type { ControlPlaneRecord } from "../../control-plane/client.ts";
 import type { AtriumObject, DataObject } from "../../kube/objects.ts";
 import type { ReconcileContext } from "../context.ts";
@@ -25,7 +25,10 @@ export function secretRecordName(secretSource: string, key: string): string {
   const part = key
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, "-")
-    .replace(/^[-.]+|[-.]+$/g, "");
+    .split(".")
+    .map((label) => label.replace(/^-+|-+$/g, ""))
+    .filter((label) => label !== "")
+    .join(".");
   return `${secretSource}.${part || "key"}`;
 }
 
@@ -59,7 +62,7 @@ export const secretSourceReconciler: KindReconciler = {
   kind: "SecretSource",
 
   async sync(object, ctx) {
-    const spec = parseSpec(secretSourceSpec, object);
+    const spec = parseSpec(SecretSource.spec, object);
     const { namespace, name, uid, generation } = object.metadata;
     const conditions: Omit<Condition, "lastTransitionTime">[] = [];
     const wanted: Wanted[] = [];

@@ -3,7 +3,7 @@
  * URL; a ConfigMap source is read here (the control plane cannot) and sent inline, and a change
  * of that ConfigMap is reconciled like a spec change.
  */
-import { serviceSpec } from "@atrium/crds";
+import { Service } from "@atrium/crds";
 import { errors } from "../../errors.ts";
 import type { AtriumObject, DataObject } from "../../kube/objects.ts";
 import type { ReconcileContext } from "../context.ts";
@@ -41,7 +41,7 @@ export const serviceReconciler: KindReconciler = {
   kind: "Service",
 
   async sync(object, ctx) {
-    const spec = parseSpec(serviceSpec, object);
+    const spec = parseSpec(Service.spec, object);
     const { name } = object.metadata;
     const body = {
       name,
