@@ -108,6 +108,7 @@ describe("control-plane", () => {
     expect(deployment.spec.strategy).toEqual({ type: "Recreate" });
     const env = envOf(containerOf(deployment));
     expect(env.ATRIUM_DATABASE_URL).toBeUndefined();
+    expect(env.ATRIUM_DATA_DIR).toBe("/var/lib/atrium/data"); // below the volume's mount point
     expect(env.ATRIUM_ENCRYPTION_KEYS).toBe("v1=$(ATRIUM_ENCRYPTION_KEY_0)");
     expect(env.ATRIUM_ENCRYPTION_KEY_0).toEqual({
       secretKeyRef: { name: "atrium-control-plane-encryption-key", key: "encryption-key-v1" },
