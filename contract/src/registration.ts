@@ -3,12 +3,11 @@
  * The control plane validates registrations with these schemas; gateways validate their own
  * configuration with the same ones, so a setting the control plane would refuse fails at start.
  */
-import { labelMap } from "@atrium/crds";
+import { labelMap, objectName } from "@atrium/crds";
 import { z } from "zod";
 
-export const gatewayId = z
-  .string()
-  .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, { message: "must be lowercase letters, digits, '-' or '.'" });
+/** A gateway's id: an object name (the one schema), as its pod's name usually is. */
+export const gatewayId = objectName;
 /** A host name or IP address, optionally with a port: where clients reach the gateway. */
 export const fqdn = z
   .string()
