@@ -16,14 +16,15 @@ dir=${dir%/}
 
 # Processes started for this run: their command line names the run folder. Shells (this script, the
 # watchdog) are not among them.
-run_pids() {
-  local proc exe cmdline
+run_pids() { # run_pids [name...]: only those binaries (builtins only: this scans every process)
+  local proc args name
   for proc in /proc/[0-9]*; do
     [ "${proc#/proc/}" = "$$" ] && continue
-    exe=$(readlink "$proc/exe" 2>/dev/null) || continue
-    case "${exe##*/}" in bash|sh|dash|flock|sleep) continue ;; esac
-    cmdline=$(tr '\0' ' ' <"$proc/cmdline" 2>/dev/null) || continue
-    case "$cmdline" in *"$dir/"*) [ $# -eq 0 ] || [[ " $* " == *" ${exe##*/} "* ]] && echo "${proc#/proc/}" ;; esac
+    mapfile -d '' -t args 2>/dev/null <"$proc/cmdline" || continue
+    [ ${#args[@]} -gt 0 ] && [[ "${args[*]}" == *"$dir/"* ]] || continue
+    name=${args[0]##*/}
+    case "$name" in bash|sh|dash|flock|sleep) continue ;; esac
+    [ $# -eq 0 ] || [[ " $* " == *" $name "* ]] && echo "${proc#/proc/}"
   done
 }
 
@@ -51,8 +52,10 @@ if [ -S "$sock" ] && [ -n "${CTR:-}" ]; then
     for task in $("${ctr[@]}" tasks ls -q 2>/dev/null); do
       "${ctr[@]}" tasks kill --all --signal SIGKILL "$task" >/dev/null 2>&1
     done
+    # containerd's CRI deletes a task once it exited; what is left after 5 s is deleted by force.
+    for _ in $(seq 50); do [ -z "$("${ctr[@]}" tasks ls -q 2>/dev/null)" ] && break; sleep 0.1; done
     for task in $("${ctr[@]}" tasks ls -q 2>/dev/null); do
-      for i in $(seq 50); do "${ctr[@]}" tasks rm --force "$task" >/dev/null 2>&1 && break; sleep 0.1; done
+      "${ctr[@]}" tasks rm --force "$task" >/dev/null 2>&1
     done
     for container in $("${ctr[@]}" containers ls -q 2>/dev/null); do
       "${ctr[@]}" containers rm "$container" >/dev/null 2>&1 || clean=false
