@@ -41,8 +41,8 @@ function isObject(value: unknown): value is Json {
 export function withRules<T extends z.ZodType>(schema: T, rules: readonly ObjectRule[]): T {
   const refined = schema.superRefine(
     (value, ctx) => {
+      const object = value as Json;
       for (const rule of rules) {
-        const object = value as Json;
         const found =
           "cel" in rule
             ? rule.holds(object)

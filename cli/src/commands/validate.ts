@@ -27,12 +27,11 @@ export interface DocumentVerdict {
   warnings: string[];
 }
 
-function describe(object: unknown, key: "kind" | "name"): string {
-  const value =
-    key === "kind"
-      ? (object as { kind?: unknown })?.kind
-      : (object as { metadata?: { name?: unknown } })?.metadata?.name;
-  return typeof value === "string" ? value : "";
+/** The kind and name a document claims, for people to find it by; empty when it has none. */
+function identity(object: unknown): { kind: string; name: string } {
+  const { kind, metadata } = (object ?? {}) as { kind?: unknown; metadata?: { name?: unknown } };
+  const name = metadata?.name;
+  return { kind: typeof kind === "string" ? kind : "", name: typeof name === "string" ? name : "" };
 }
 
 /** Every document of `text` (YAML, hence JSON too), judged. */
@@ -48,7 +47,7 @@ export function validateText(file: string, text: string): DocumentVerdict[] {
         return { ...base, kind: "", name: "", valid: false, skipped: false, violations, warnings: [] };
       }
       const object = document.toJS();
-      const named = { ...base, kind: describe(object, "kind"), name: describe(object, "name") };
+      const named = { ...base, ...identity(object) };
       const apiVersion = (object as { apiVersion?: unknown })?.apiVersion;
       if (typeof apiVersion === "string" && !apiVersion.startsWith(`${API_GROUP}/`)) {
         return { ...named, valid: true, skipped: true, violations: [], warnings: [] };
