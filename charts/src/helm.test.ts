@@ -37,7 +37,7 @@ const containerOf = (deployment: Manifest) => deployment.spec.template.spec.cont
 describe.each(charts.map((chart) => chart.name))("chart %s", (chart) => {
   it("lints clean with its defaults and with every value set", () => {
     for (const args of [[], ["-f", testValuesPath(chart)]]) {
-      const result = runner.helm(["lint", chartPath(chart), ...args]);
+      const result = runner.helm(["lint", "--strict", chartPath(chart), ...args]);
       expect(result.status, result.stdout + result.stderr).toBe(0);
       expect(result.stdout).not.toMatch(/\[(WARNING|ERROR)\]/);
     }
@@ -67,6 +67,15 @@ describe.each(charts.map((chart) => chart.name))("chart %s", (chart) => {
           expect(container.livenessProbe.httpGet.path).toBe("/q/health/live");
         }
       }
+    }
+  });
+
+  it("adds extraVolumes and extraVolumeMounts to every workload", () => {
+    for (const deployment of template(chart, "-f", testValuesPath(chart)).filter((o) => o.kind === "Deployment")) {
+      const pod = deployment.spec.template.spec;
+      const volume = pod.volumes.at(-1).name;
+      expect(["company-ca", "scratch"]).toContain(volume);
+      expect(pod.containers[0].volumeMounts.at(-1).name).toBe(volume);
     }
   });
 

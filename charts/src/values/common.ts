@@ -43,6 +43,20 @@ export function extraEnv(description: string) {
   return z.array(envVar).default([]).describe(description);
 }
 
+/** More volumes and mounts for the workload's pod, e.g. a CA bundle for NODE_EXTRA_CA_CERTS. */
+export function extraVolumes() {
+  return {
+    extraVolumes: z
+      .array(z.record(z.string(), z.unknown()))
+      .default([])
+      .describe("Extra volumes of the pods (Kubernetes volume entries)."),
+    extraVolumeMounts: z
+      .array(z.record(z.string(), z.unknown()))
+      .default([])
+      .describe("Extra volume mounts of the container (Kubernetes volumeMount entries)."),
+  };
+}
+
 const stringMap = (description: string) => z.record(z.string(), z.string()).default({}).describe(description);
 
 /** Where and how the pods run; spread into a workload's value object. */

@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   chartBasics,
   extraEnv,
+  extraVolumes,
   image,
   ingress,
   logLevel,
@@ -31,6 +32,7 @@ const ctrl = z
         "Hosts an OpenAPI URL import may reach although the SSRF policy refuses them (ATRIUM_IMPORT_ALLOW_HOSTS): host names, addresses, CIDR blocks, each with an optional :port.",
       ),
     extraEnv: extraEnv("Extra environment variables of the control plane (Kubernetes env entries; valueFrom works)."),
+    ...extraVolumes(),
     service: z
       .strictObject({
         type: z.enum(["ClusterIP", "NodePort", "LoadBalancer"]).default("ClusterIP").describe("Service type."),

@@ -7,6 +7,7 @@ import {
   chartBasics,
   controlPlaneConnection,
   extraEnv,
+  extraVolumes,
   image,
   logLevel,
   podDisruptionBudget,
@@ -47,6 +48,7 @@ const operator = z
       .prefault({})
       .describe("Leader election (coordination.k8s.io/v1 Lease)."),
     extraEnv: extraEnv("Extra environment variables of the operator, e.g. ATRIUM_OPERATOR_CONCURRENCY."),
+    ...extraVolumes(),
     podDisruptionBudget,
     ...podPlacement(),
   })
@@ -94,6 +96,7 @@ const admissionController = z
     timeoutSeconds: z.int().min(1).max(30).default(5).describe("How long the API server waits for an answer."),
     certificate,
     extraEnv: extraEnv("Extra environment variables of the webhook (ATRIUM_WEBHOOK_*; valueFrom works)."),
+    ...extraVolumes(),
     podDisruptionBudget,
     ...podPlacement(),
   })

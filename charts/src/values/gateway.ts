@@ -10,6 +10,7 @@ import {
   chartBasics,
   controlPlaneConnection,
   extraEnv,
+  extraVolumes,
   image,
   ingress,
   logLevel,
@@ -94,6 +95,7 @@ export const gatewayValues = z
     extraEnv: extraEnv(
       "Extra environment variables of the gateways, e.g. backend secrets ATRIUM_BACKEND_SECRET_* from a Secret (valueFrom).",
     ),
+    ...extraVolumes(),
     service,
     ingress,
     podDisruptionBudget,
