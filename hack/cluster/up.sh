@@ -13,9 +13,10 @@ setsid node "$here/src/cli.ts" >"$state/up.out" 2>"$state/up.log" </dev/null &
 pid=$!
 atrium_log "starting the test cluster (pid $pid, log $state/up.log)"
 while kill -0 "$pid" 2>/dev/null; do
-  if grep -q '^KUBECONFIG=' "$state/up.out" 2>/dev/null; then
+  if grep -q '^BIN=' "$state/up.out" 2>/dev/null; then
     sed -n 's/^KUBECONFIG=//p' "$state/up.out" >"$state/kubeconfig-path"
     atrium_log "cluster ready: export KUBECONFIG=$(cat "$state/kubeconfig-path")"
+    atrium_log "kubectl and helm: $(sed -n 's/^BIN=//p' "$state/up.out")"
     exit 0
   fi
   sleep 1

@@ -8,7 +8,7 @@ import { startCluster } from "./index.ts";
 const cluster = await startCluster({
   log: (line) => process.stderr.write(`${line}\n`),
 });
-process.stdout.write(`KUBECONFIG=${cluster.kubeconfigPath}\n`);
+process.stdout.write(`KUBECONFIG=${cluster.kubeconfigPath}\nBIN=${cluster.binDir}\n`);
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

@@ -3,11 +3,13 @@
  * Deployment of a locally built image becoming Available, a ClusterIP Service spreading requests
  * over its pods, in-cluster DNS, `kubectl logs` (API server → kubelet), the host reaching Service
  * and pod addresses, images loaded from podman, and a stop that leaves no process, mount, network
- * namespace or folder behind. A cluster that does not start fails the suite.
+ * namespace or folder behind, even when the process that started it is killed. A cluster that
+ * does not start fails the suite.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type TestCluster } from "./index.ts";
@@ -180,6 +182,15 @@ describe("the one-node test cluster", () => {
     const response = await fetch(`http://${clusterIp}/`, { signal: AbortSignal.timeout(5_000) });
     expect(response.status).toBe(200);
     expect((await response.text()).trim()).toMatch(/^echo-/);
+    const pods = await cluster.kubectlRun([
+      ...["-n", NAMESPACE, "get", "pods", "-l", "app=echo", "-o"],
+      'jsonpath={range .items[*]}{.metadata.name} {.status.podIP}{"\\n"}{end}',
+    ]);
+    for (const line of pods.trim().split("\n")) {
+      const [name, podIp] = line.split(" ");
+      const direct = await fetch(`http://${podIp}:8080/`, { signal: AbortSignal.timeout(5_000) });
+      expect((await direct.text()).trim()).toBe(name);
+    }
   });
 
   it("loads an image from podman onto the node", async () => {
@@ -217,4 +228,33 @@ describe("the one-node test cluster", () => {
     expect(stdout).not.toContain(NETNS);
     await cluster.stop(); // idempotent
   }, 180_000);
+
+  it("is torn down by its watchdog when the process that started it is killed", async () => {
+    // The cluster of the tests above is gone: this one may take the network namespace.
+    const child = spawn(process.execPath, [join(import.meta.dirname, "cli.ts")], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const started = await new Promise<string>((resolve, reject) => {
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /^KUBECONFIG=(.+)$/m.exec(stdout);
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.once("exit", (code) =>
+        reject(new Error(`cli.ts exited (${code}) before the cluster was ready:\n${stderr}`)),
+      );
+    });
+    const dir = dirname(started);
+    expect(leftovers(dir).length).toBeGreaterThan(0);
+    child.kill("SIGKILL"); // no exit hook runs: only the watchdog can clean up
+    const deadline = Date.now() + 60_000;
+    while ((leftovers(dir).length > 0 || existsSync(dir)) && Date.now() < deadline) await sleep(500);
+    expect(leftovers(dir)).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
+    const { stdout } = await run("ip", ["netns", "list"]);
+    expect(stdout).not.toContain(NETNS);
+  }, 600_000);
 });
