@@ -44,7 +44,10 @@ afterAll(async () => {
   runner.dispose();
 });
 
-describe("charts on a real API server", () => {
+// helm calls are slow on a loaded 2-core machine: more than the suite's default 30 s per test.
+const slow = { timeout: 120_000 };
+
+describe("charts on a real API server", slow, () => {
   it("installs all three with their defaults, CRDs included", async () => {
     const releases = JSON.parse(helm("list", "-n", namespace, "-o", "json").stdout) as {
       name: string;
@@ -145,7 +148,7 @@ describe("charts on a real API server", () => {
   });
 });
 
-describe("the operator's RBAC", () => {
+describe("the operator's RBAC", slow, () => {
   async function can(
     verb: string,
     resource: string,
