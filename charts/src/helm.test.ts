@@ -296,6 +296,8 @@ describe("gateway", () => {
         items: [{ key: "token", path: "token" }],
       },
     });
+    const annotations = find(objects, "Deployment").spec.template.metadata.annotations;
+    expect(annotations["checksum/control-plane-token"]).toMatch(/^[0-9a-f]{64}$/); // a new token rolls the pods
     const current = install();
     expect(current.status, current.stderr).toBe(0);
     expect(current.stdout).not.toContain("deprecated");
