@@ -85,7 +85,7 @@ const encryptionKey = z
       .string()
       .default("")
       .describe(
-        "Secret holding the keys. Empty: the chart generates one on install (a random key per id in keys), keeps it across upgrades and uninstall (helm.sh/resource-policy: keep), and adds entries for new ids. Back it up.",
+        "Secret holding the keys. Empty: the chart generates one on install (a random key per id in keys), keeps it across upgrades and uninstall (helm.sh/resource-policy: keep), and adds entries for new ids; back it up, and know that a helm rollback to before a key was added drops that key. In production, prefer your own Secret.",
       ),
     activeKeyId: z
       .string()
