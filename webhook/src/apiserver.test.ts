@@ -1,9 +1,9 @@
 /**
  * The webhook behind a real kube-apiserver + etcd: the eight CRDs, the webhook running in-process
  * on 127.0.0.1 with a certificate from a test CA, and a ValidatingWebhookConfiguration pointing
- * at it by URL. What the CRD schemas let through but the webhook's rules do not is refused with
- * the webhook's message, valid samples pass, and the webhook keeps answering across a
- * certificate rotation.
+ * at it by URL. What the CRDs let through but the rules CEL cannot say refuse (URL syntax, label
+ * keys in maps, list comparisons) is refused with the webhook's message, on CREATE and UPDATE;
+ * valid samples pass, and the webhook keeps answering across a certificate rotation.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
