@@ -21,6 +21,8 @@ export interface E2eEnvironment {
   kubeConfig: KubeConfig;
   /** kubectl with this environment's kubeconfig; resolves with stdout, rejects with stderr. */
   kubectl(args: string[], input?: string): Promise<string>;
+  /** The helm binary to run with `--kubeconfig kubeconfigPath`. */
+  helm: string;
   /** Puts a podman image on the nodes; pods use it with `imagePullPolicy: Never`. */
   loadImage(ref: string): Promise<void>;
   /** A busybox image already on the nodes (applets: sh, httpd, wget, nc, nslookup, ...). */
@@ -42,6 +44,7 @@ export async function startEnvironment(options: E2eEnvironmentOptions = {}): Pro
     kubeconfigPath: cluster.kubeconfigPath,
     kubeConfig: cluster.kubeConfig,
     kubectl: cluster.kubectlRun,
+    helm: cluster.helm,
     loadImage: cluster.loadImage,
     busyboxImage: cluster.busyboxImage,
     stop: cluster.stop,
@@ -71,6 +74,7 @@ async function kindEnvironment(clusterName: string): Promise<E2eEnvironment> {
     kubeconfigPath,
     kubeConfig,
     kubectl: (args, input) => runKubectl(kubectlBinary, kubeconfigPath, args, input),
+    helm: process.env.HELM ?? "helm",
     loadImage,
     busyboxImage: busybox,
     stop: async () => {},
