@@ -23,7 +23,8 @@ const ctrl = z
       .min(1)
       .default(1)
       .describe("Control-plane replicas. More than one needs externalDatabase (they share one PostgreSQL)."),
-    resources: resources({ requests: { cpu: "100m", memory: "256Mi" }, limits: { memory: "512Mi" } }),
+    // Measured RSS: about 700 MB with the embedded database (PGlite), about 300 MB with PostgreSQL.
+    resources: resources({ requests: { cpu: "100m", memory: "384Mi" }, limits: { memory: "1Gi" } }),
     logLevel,
     importAllowHosts: z
       .array(z.string().min(1))
