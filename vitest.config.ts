@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["**/src/**/*.test.ts", "bench/**/*.test.ts", "gateway/conformance/*.test.ts"],
+    include: ["**/src/**/*.test.ts", "bench/**/*.test.ts", "gateway/conformance/*.test.ts", "hack/images/*.test.ts"],
     exclude: ["**/node_modules/**", ".tools/**"],
     testTimeout: 30_000,
     hookTimeout: 180_000,
