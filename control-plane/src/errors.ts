@@ -1,12 +1,11 @@
 /**
  * Every error the REST API returns, as coded constructors in one place. Each renders as an
- * RFC 9457 problem (application/problem+json) that says what went wrong and how to fix it.
+ * RFC 9457 problem (application/problem+json, `problemDocument` in @atrium/contract/rest) that
+ * says what went wrong and how to fix it.
  */
-export interface FieldError {
-  /** Path of the offending field in the request, e.g. `body.backendEndpoint`. */
-  field: string;
-  message: string;
-}
+import type { FieldError, ProblemDocument } from "@atrium/contract/rest";
+
+export type { FieldError };
 
 export class ApiError extends Error {
   readonly status: number;
@@ -33,7 +32,7 @@ export class ApiError extends Error {
     this.extensions = extensions;
   }
 
-  toProblem(instance: string) {
+  toProblem(instance: string): ProblemDocument & { detail: string } {
     return {
       type: `https://atrium.dev/problems/${this.code.toLowerCase().replaceAll("_", "-")}`,
       title: titles[this.status] ?? "Error",

@@ -6,13 +6,9 @@
  * Rules that depend on the body (platform admins, `${env:…}` references) are here too, as
  * functions the routes call.
  */
+import type { TokenRole, UserRole } from "@atrium/contract/rest";
 import { errors } from "../errors.ts";
 import type { Principal } from "./principal.ts";
-
-export const USER_ROLES = ["admin", "member"] as const;
-export const TOKEN_ROLES = ["gateway", "operator", "admin"] as const;
-export type UserRole = (typeof USER_ROLES)[number];
-export type TokenRole = (typeof TOKEN_ROLES)[number];
 
 export type Actor = `user:${UserRole}` | `token:${TokenRole}`;
 export const ACTORS: readonly Actor[] = ["user:admin", "user:member", "token:admin", "token:operator", "token:gateway"];

@@ -3,12 +3,13 @@
  * token, always within exactly one organization. Routes read `request.principal`; what each
  * role may do is in access-rules.ts.
  */
+
+import type { TokenRole, UserRole } from "@atrium/contract/rest";
 import { and, eq, gt, type SQL } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db/database.ts";
 import { apiTokens, loginSessions, users } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import type { TokenRole, UserRole } from "./access-rules.ts";
 import { sha256, TOKEN_PREFIX } from "./tokens.ts";
 
 interface PrincipalBase {

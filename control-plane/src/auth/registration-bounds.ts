@@ -2,21 +2,10 @@
  * What a gateway token lets a registration advertise: its FQDNs must match the token's
  * patterns and its labels must include the token's required ones. Without bounds a gateway
  * token could make up an FQDN and have it listed as an endpoint of every Exposition its labels
- * select.
+ * select. The pattern's shape is `fqdnPattern` in @atrium/contract/rest.
  */
-import { z } from "zod";
 import { errors } from "../errors.ts";
 import type { Principal } from "./principal.ts";
-
-const hostName = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*";
-
-/** `gw1.example.com` (that host) or `*.example.com` (one more label in front of it); ports are not part of it. */
-export const fqdnPattern = z
-  .string()
-  .max(253)
-  .regex(new RegExp(`^(\\*\\.)?${hostName}$`), {
-    message: "must be a lowercase host name such as gw1.example.com, or *.example.com for its direct subdomains",
-  });
 
 export function fqdnAllowed(fqdn: string, patterns: string[]): boolean {
   const host = fqdn.replace(/:\d+$/, "");

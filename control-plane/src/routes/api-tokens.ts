@@ -4,38 +4,17 @@
  * required label set. The value is returned once, at creation; only its hash is stored.
  * Deleting one revokes it at once, open change streams included.
  */
-import { labelMap } from "@atrium/crds";
+import { createdToken, listOf, newToken, tokenView } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { TOKEN_ROLES } from "../auth/access-rules.ts";
 import { announceRevocation } from "../auth/credential-watch.ts";
-import { fqdnPattern } from "../auth/registration-bounds.ts";
 import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
 import type { AppContext } from "../context.ts";
 import { apiTokens } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 
-const bounds = {
-  allowedFqdns: z
-    .array(fqdnPattern)
-    .min(1)
-    .max(100)
-    .nullable()
-    .describe("Gateway tokens: the FQDNs a registration may advertise, exact or `*.domain`; null allows any."),
-  requiredLabels: labelMap
-    .nullable()
-    .describe("Gateway tokens: labels every registration must carry, with these values; null requires none."),
-};
-const tokenView = z.object({
-  id: z.string(),
-  name: z.string(),
-  role: z.enum(TOKEN_ROLES),
-  ...bounds,
-  expiresAt: z.string(),
-  createdAt: z.string(),
-});
 type TokenRow = typeof apiTokens.$inferSelect;
 const view = (row: TokenRow): z.output<typeof tokenView> => ({
   id: row.id,
@@ -47,24 +26,6 @@ const view = (row: TokenRow): z.output<typeof tokenView> => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-const newToken = z
-  .object({
-    name: z.string().min(1).max(128),
-    validityDays: z.number().int().min(1).max(3650).describe("Days until the token expires."),
-    role: z
-      .enum(TOKEN_ROLES)
-      .default("gateway")
-      .describe(
-        "gateway: register gateways and read their change stream; operator: what the operator reconciles; admin: the organization's records.",
-      ),
-    allowedFqdns: bounds.allowedFqdns.optional(),
-    requiredLabels: bounds.requiredLabels.optional(),
-  })
-  .refine((body) => body.role === "gateway" || (body.allowedFqdns == null && body.requiredLabels == null), {
-    message: "allowedFqdns and requiredLabels bound gateway registrations: only a gateway token takes them",
-    path: ["role"],
-  });
-
 export const apiTokenRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = context.database;
@@ -74,7 +35,7 @@ export const apiTokenRoutes: FastifyPluginAsync<{ context: AppContext }> = async
     {
       schema: {
         body: newToken,
-        response: { 201: tokenView.extend({ token: z.string().describe("The value, shown only now.") }) },
+        response: { 201: createdToken },
       },
     },
     async (request, reply) => {
@@ -98,18 +59,14 @@ export const apiTokenRoutes: FastifyPluginAsync<{ context: AppContext }> = async
     },
   );
 
-  app.get(
-    "/api-tokens",
-    { schema: { response: { 200: z.object({ items: z.array(tokenView) }) } } },
-    async (request) => {
-      const rows = await db
-        .select()
-        .from(apiTokens)
-        .where(eq(apiTokens.organizationId, request.principal.organizationId))
-        .orderBy(apiTokens.createdAt);
-      return { items: rows.map(view) };
-    },
-  );
+  app.get("/api-tokens", { schema: { response: { 200: listOf(tokenView) } } }, async (request) => {
+    const rows = await db
+      .select()
+      .from(apiTokens)
+      .where(eq(apiTokens.organizationId, request.principal.organizationId))
+      .orderBy(apiTokens.createdAt);
+    return { items: rows.map(view) };
+  });
 
   app.get(
     "/api-tokens/:id",

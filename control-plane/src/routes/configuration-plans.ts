@@ -3,41 +3,19 @@
  * API key is generated here, returned once, stored as a hash; renewing it replaces it at once.
  */
 
-import { type PlanSettings, planSettings } from "@atrium/contract";
-import { configurationPlanRules, httpUrl, withRules } from "@atrium/crds";
+import type { PlanSettings } from "@atrium/contract";
+import { listOf, planBody, planView, planWithKey, uuidParams } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
+import type { z } from "zod";
 import { requireEnvReferenceWriter } from "../auth/access-rules.ts";
 import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
 import type { AppContext } from "../context.ts";
 import { configurationPlans, secrets, services } from "../db/schema.ts";
 import { errors, type FieldError } from "../errors.ts";
 import { recordChange, type Tx } from "../stream/changes.ts";
-import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
-
-const planBody = withRules(
-  planSettings.extend({
-    name: recordName,
-    serviceId: z.uuid(),
-    backendEndpoint: httpUrl,
-    apiKey: z
-      .boolean()
-      .default(false)
-      .describe("Protect the endpoint with a generated API key (x-atrium-key); not with oauth."),
-  }),
-  configurationPlanRules,
-);
-const planView = planSettings.extend({
-  id: z.string(),
-  name: z.string(),
-  serviceId: z.string(),
-  backendEndpoint: z.string(),
-  hasApiKey: z.boolean(),
-  ...timestamps,
-});
-const withKey = planView.extend({ apiKey: z.string().optional().describe("The new API key, shown only now.") });
+import { found, timestampsOf } from "./records.ts";
 
 type PlanRow = typeof configurationPlans.$inferSelect;
 function view(row: PlanRow): z.output<typeof planView> {
@@ -104,7 +82,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
 
   app.post(
     "/configuration-plans",
-    { schema: { body: planBody, response: { 201: withKey } } },
+    { schema: { body: planBody, response: { 201: planWithKey } } },
     async (request, reply) => {
       const organizationId = request.principal.organizationId;
       if (request.body.backendSecret?.env) requireEnvReferenceWriter(request.principal, "body.backendSecret.env");
@@ -154,7 +132,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
 
   app.put(
     "/configuration-plans/:id",
-    { schema: { params: uuidParams, body: planBody, response: { 200: withKey } } },
+    { schema: { params: uuidParams, body: planBody, response: { 200: planWithKey } } },
     async (request) => {
       const organizationId = request.principal.organizationId;
       const { id } = request.params;
@@ -190,7 +168,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
 
   app.post(
     "/configuration-plans/:id/renew-api-key",
-    { schema: { params: uuidParams, response: { 200: withKey } } },
+    { schema: { params: uuidParams, response: { 200: planWithKey } } },
     async (request) => {
       const organizationId = request.principal.organizationId;
       const { id } = request.params;

@@ -5,11 +5,11 @@
  * ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE per Exposition. See docs/change-stream.md.
  */
 
-import { endedSessionsReport, gatewayId, SESSION_TTL_SECONDS } from "@atrium/contract";
+import { endedSessionsReport, SESSION_TTL_SECONDS } from "@atrium/contract";
+import { gatewayParams } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
@@ -25,7 +25,7 @@ export const endedSessionRoutes: FastifyPluginAsync<{ context: AppContext }> = a
   app.post(
     "/gateways/:id/ended-sessions",
     {
-      schema: { params: z.object({ id: gatewayId }), body: endedSessionsReport },
+      schema: { params: gatewayParams, body: endedSessionsReport },
       // Gateways that predate batches send one bare session: read it as a batch of one.
       preValidation: async (request) => {
         const body = request.body;

@@ -2,33 +2,20 @@
  * Expositions: a plan published on a gateway group. `endpoints` lists the FQDNs of the live
  * gateways the group selects; it is empty until one registers.
  */
+
+import { expositionBody, expositionView, listOf, uuidParams } from "@atrium/contract/rest";
 import { type GatewayGroupSelector, selectsGateway } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
+import type { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { configurationPlans, expositions, gatewayGroups } from "../db/schema.ts";
 import { errors, type FieldError } from "../errors.ts";
 import { recordChange } from "../stream/changes.ts";
-import { expositionProblemView, problemsByExposition } from "./gateway-problems.ts";
+import { problemsByExposition } from "./gateway-problems.ts";
 import { liveGateways } from "./gateways.ts";
-import { found, gatewayGroupId, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
-
-const expositionBody = z.object({
-  name: recordName.describe("Name in the MCP path /mcp/<organization>/<name>."),
-  configurationPlanId: z.uuid(),
-  gatewayGroupId,
-});
-const expositionView = expositionBody.extend({
-  id: z.string(),
-  gatewayGroup: z.object({ id: z.number(), name: z.string() }),
-  endpoints: z.array(z.string()).describe("FQDNs of the live gateways serving it."),
-  problems: z
-    .array(expositionProblemView)
-    .describe("Gateways that received it but do not serve it, and why (empty when every gateway serves it)."),
-  ...timestamps,
-});
+import { found, timestampsOf } from "./records.ts";
 
 export const expositionRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();

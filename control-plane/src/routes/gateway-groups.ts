@@ -1,29 +1,30 @@
 /**
  * Gateway Groups: integer ids, a label selector over the labels gateways advertise.
  */
-import { gatewayGroupSpec } from "@atrium/crds";
+import {
+  type GatewayGroupView,
+  gatewayGroupBody,
+  gatewayGroupParams,
+  gatewayGroupView,
+  listOf,
+} from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { gatewayGroups } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import { recordChange } from "../stream/changes.ts";
-import { found, gatewayGroupId, listOf, recordName, timestamps, timestampsOf } from "./records.ts";
-
-const groupBody = gatewayGroupSpec.extend({ name: recordName });
-const groupView = gatewayGroupSpec.extend({ id: z.number().int(), name: z.string(), ...timestamps });
-const idParams = z.object({ id: z.coerce.number().pipe(gatewayGroupId) });
+import { found, timestampsOf } from "./records.ts";
 
 type GroupRow = typeof gatewayGroups.$inferSelect;
-export function gatewayGroupView(row: GroupRow): z.output<typeof groupView> {
+function view(row: GroupRow): GatewayGroupView {
   return {
     id: row.id,
     name: row.name,
     ...(row.description ? { description: row.description } : {}),
     labels: row.labels,
-    matchExpressions: row.matchExpressions as z.output<typeof groupView>["matchExpressions"],
+    matchExpressions: row.matchExpressions as GatewayGroupView["matchExpressions"],
     ...timestampsOf(row),
   };
 }
@@ -33,42 +34,50 @@ export const gatewayGroupRoutes: FastifyPluginAsync<{ context: AppContext }> = a
   const { db } = context.database;
   const owned = (orgId: string, id: number) => and(eq(gatewayGroups.organizationId, orgId), eq(gatewayGroups.id, id));
 
-  app.post("/gateway-groups", { schema: { body: groupBody, response: { 201: groupView } } }, async (request, reply) => {
-    const { name, description, labels = {}, matchExpressions = [] } = request.body;
-    const organizationId = request.principal.organizationId;
-    const row = await db.transaction(async (tx) => {
-      const [inserted] = await tx
-        .insert(gatewayGroups)
-        .values({ organizationId, name, description, labels, matchExpressions })
-        .onConflictDoNothing()
-        .returning();
-      if (!inserted) throw errors.alreadyExists("Gateway group", name);
-      await recordChange(tx, organizationId, "GatewayGroup", String(inserted.id));
-      return inserted;
-    });
-    return reply.status(201).send(gatewayGroupView(row));
-  });
+  app.post(
+    "/gateway-groups",
+    { schema: { body: gatewayGroupBody, response: { 201: gatewayGroupView } } },
+    async (request, reply) => {
+      const { name, description, labels = {}, matchExpressions = [] } = request.body;
+      const organizationId = request.principal.organizationId;
+      const row = await db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(gatewayGroups)
+          .values({ organizationId, name, description, labels, matchExpressions })
+          .onConflictDoNothing()
+          .returning();
+        if (!inserted) throw errors.alreadyExists("Gateway group", name);
+        await recordChange(tx, organizationId, "GatewayGroup", String(inserted.id));
+        return inserted;
+      });
+      return reply.status(201).send(view(row));
+    },
+  );
 
-  app.get("/gateway-groups", { schema: { response: { 200: listOf(groupView) } } }, async (request) => {
+  app.get("/gateway-groups", { schema: { response: { 200: listOf(gatewayGroupView) } } }, async (request) => {
     const rows = await db
       .select()
       .from(gatewayGroups)
       .where(eq(gatewayGroups.organizationId, request.principal.organizationId))
       .orderBy(gatewayGroups.id);
-    return { items: rows.map(gatewayGroupView) };
+    return { items: rows.map(view) };
   });
 
-  app.get("/gateway-groups/:id", { schema: { params: idParams, response: { 200: groupView } } }, async (request) => {
-    const rows = await db
-      .select()
-      .from(gatewayGroups)
-      .where(owned(request.principal.organizationId, request.params.id));
-    return gatewayGroupView(found(rows, "Gateway group", request.params.id));
-  });
+  app.get(
+    "/gateway-groups/:id",
+    { schema: { params: gatewayGroupParams, response: { 200: gatewayGroupView } } },
+    async (request) => {
+      const rows = await db
+        .select()
+        .from(gatewayGroups)
+        .where(owned(request.principal.organizationId, request.params.id));
+      return view(found(rows, "Gateway group", request.params.id));
+    },
+  );
 
   app.put(
     "/gateway-groups/:id",
-    { schema: { params: idParams, body: groupBody, response: { 200: groupView } } },
+    { schema: { params: gatewayGroupParams, body: gatewayGroupBody, response: { 200: gatewayGroupView } } },
     async (request) => {
       const { name, description, labels = {}, matchExpressions = [] } = request.body;
       const organizationId = request.principal.organizationId;
@@ -82,11 +91,11 @@ export const gatewayGroupRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         await recordChange(tx, organizationId, "GatewayGroup", String(updated.id));
         return updated;
       });
-      return gatewayGroupView(row);
+      return view(row);
     },
   );
 
-  app.delete("/gateway-groups/:id", { schema: { params: idParams } }, async (request, reply) => {
+  app.delete("/gateway-groups/:id", { schema: { params: gatewayGroupParams } }, async (request, reply) => {
     const organizationId = request.principal.organizationId;
     await db.transaction(async (tx) => {
       found(

@@ -6,23 +6,15 @@
  * docs/change-stream.md.
  */
 
-import { gatewayId, gatewayProblemsReport } from "@atrium/contract";
+import { gatewayProblemsReport } from "@atrium/contract";
+import { type ExpositionProblemView, gatewayParams } from "@atrium/contract/rest";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import { expositions, gatewayProblems, gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-
-/** As the Exposition's REST view shows it. */
-export const expositionProblemView = z.object({
-  gatewayId: z.string(),
-  message: z.string(),
-  at: z.string().describe("When the gateway first reported this message."),
-});
-export type ExpositionProblemView = z.output<typeof expositionProblemView>;
 
 /** The problems gateways reported for an organization's Expositions, by Exposition id. */
 export async function problemsByExposition(
@@ -53,7 +45,7 @@ export const gatewayProblemRoutes: FastifyPluginAsync<{ context: AppContext }> =
 
   app.put(
     "/gateways/:id/problems",
-    { schema: { params: z.object({ id: gatewayId }), body: gatewayProblemsReport } },
+    { schema: { params: gatewayParams, body: gatewayProblemsReport } },
     async (request, reply) => {
       const organizationId = request.principal.organizationId;
       const { id } = request.params;

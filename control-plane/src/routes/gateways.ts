@@ -5,27 +5,17 @@
  * stale for as long again. A second live gateway may not take an id already in use.
  */
 
-import { gatewayId, gatewayRegistration, instanceId, registrationAnswer } from "@atrium/contract";
+import { gatewayRegistration, registrationAnswer } from "@atrium/contract";
+import { gatewayDeregisterQuery, gatewayHealthBody, gatewayParams, gatewayView, listOf } from "@atrium/contract/rest";
 import { and, eq, lt } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { checkRegistrationBounds } from "../auth/registration-bounds.ts";
 import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import { gateways, organizations } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-import { found, listOf } from "./records.ts";
-
-const gatewayView = z.object({
-  id: z.string(),
-  fqdns: z.array(z.string()),
-  labels: z.record(z.string(), z.string()),
-  version: z.string().nullable(),
-  health: z.enum(["UP", "STALE"]),
-  registeredAt: z.string(),
-  lastSeenAt: z.string(),
-});
+import { found } from "./records.ts";
 
 type GatewayRow = typeof gateways.$inferSelect;
 
@@ -103,7 +93,7 @@ export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
 
   app.post(
     "/gateways/:id/health",
-    { schema: { params: z.object({ id: gatewayId }), body: z.object({ instanceId }) } },
+    { schema: { params: gatewayParams, body: gatewayHealthBody } },
     async (request, reply) => {
       const organizationId = request.principal.organizationId;
       const rows = await db
@@ -120,7 +110,7 @@ export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
 
   app.delete(
     "/gateways/:id",
-    { schema: { params: z.object({ id: gatewayId }), querystring: z.object({ instanceId: instanceId.optional() }) } },
+    { schema: { params: gatewayParams, querystring: gatewayDeregisterQuery } },
     async (request, reply) => {
       const organizationId = request.principal.organizationId;
       // A gateway deregisters itself only: its token may be shared by the whole group.

@@ -2,10 +2,11 @@
  * POST /api/v1/login → an expiring bearer token; POST /api/v1/logout revokes it. Failed logins
  * are rate-limited per user and per source address (auth/login-rate-limit.ts).
  */
+
+import { loginAnswer, loginBody } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { announceRevocation } from "../auth/credential-watch.ts";
 import { LoginRateLimiter, loginLimits } from "../auth/login-rate-limit.ts";
 import { verifyPassword } from "../auth/passwords.ts";
@@ -14,12 +15,6 @@ import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
 import type { AppContext } from "../context.ts";
 import { loginSessions, organizations, users } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-
-const loginBody = z.object({
-  organization: z.string().min(1).describe("Organization name."),
-  username: z.string().min(1),
-  password: z.string().min(1),
-});
 
 /** Compared against when the user does not exist, so both failures take as long. */
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXphYmNkZWY";
@@ -34,7 +29,7 @@ export const loginRoutes: FastifyPluginAsync<{ context: AppContext }> = async (b
     {
       schema: {
         body: loginBody,
-        response: { 200: z.object({ token: z.string(), expiresAt: z.string(), organizationId: z.string() }) },
+        response: { 200: loginAnswer },
       },
     },
     async (request) => {

@@ -3,27 +3,25 @@
  * admin); an organization's admins add users to it, change their role and remove them. Removing
  * a user or changing their role ends what their logins opened (auth/credential-watch.ts).
  */
+
+import {
+  createdOrganization,
+  newUser,
+  organizationBody,
+  organizationView,
+  userRoleBody,
+  userView,
+} from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requirePlatformAdmin, USER_ROLES } from "../auth/access-rules.ts";
+import { requirePlatformAdmin } from "../auth/access-rules.ts";
 import { announceRevocation } from "../auth/credential-watch.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { AppContext } from "../context.ts";
 import { organizations, users } from "../db/schema.ts";
 import { errors } from "../errors.ts";
-
-const organizationName = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, {
-  message: "must be 1-63 lowercase letters, digits or '-' (it appears in MCP endpoint paths)",
-});
-const password = z.string().min(12, { message: "must be at least 12 characters" }).max(1024);
-const newUser = z.object({
-  username: z.string().min(1).max(128),
-  password,
-  role: z.enum(USER_ROLES).default("member"),
-});
-const userView = z.object({ id: z.string(), username: z.string(), role: z.enum(USER_ROLES) });
 
 export const organizationRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -33,8 +31,8 @@ export const organizationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
     "/organizations",
     {
       schema: {
-        body: z.object({ name: organizationName, admin: newUser.omit({ role: true }) }),
-        response: { 201: z.object({ id: z.string(), name: z.string(), admin: userView }) },
+        body: organizationBody,
+        response: { 201: createdOrganization },
       },
     },
     async (request, reply) => {
@@ -58,15 +56,11 @@ export const organizationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
     },
   );
 
-  app.get(
-    "/organization",
-    { schema: { response: { 200: z.object({ id: z.string(), name: z.string() }) } } },
-    async (request) => {
-      const [org] = await db.select().from(organizations).where(eq(organizations.id, request.principal.organizationId));
-      if (!org) throw errors.notFound("Organization", request.principal.organizationId);
-      return { id: org.id, name: org.name };
-    },
-  );
+  app.get("/organization", { schema: { response: { 200: organizationView } } }, async (request) => {
+    const [org] = await db.select().from(organizations).where(eq(organizations.id, request.principal.organizationId));
+    if (!org) throw errors.notFound("Organization", request.principal.organizationId);
+    return { id: org.id, name: org.name };
+  });
 
   app.post("/users", { schema: { body: newUser, response: { 201: userView } } }, async (request, reply) => {
     const { username, role } = request.body;
@@ -93,7 +87,7 @@ export const organizationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
     {
       schema: {
         params: z.object({ id: z.uuid() }),
-        body: z.object({ role: z.enum(USER_ROLES) }),
+        body: userRoleBody,
         response: { 200: userView },
       },
     },

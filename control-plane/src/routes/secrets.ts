@@ -3,10 +3,10 @@
  * after they are written. `POST /admin/reencrypt` moves every value to the active key.
  */
 import { randomUUID } from "node:crypto";
+import { listOf, reencryptReport, secretBody, secretValueBody, secretView, uuidParams } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { requirePlatformAdmin } from "../auth/access-rules.ts";
 import type { AppContext } from "../context.ts";
 import { secrets } from "../db/schema.ts";
@@ -14,10 +14,8 @@ import { errors } from "../errors.ts";
 import { reencryptAll } from "../secrets/reencrypt.ts";
 import { secretContext, storedSecrets } from "../secrets/stored.ts";
 import { recordChange } from "../stream/changes.ts";
-import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
+import { found, timestampsOf } from "./records.ts";
 
-const secretValue = z.string().min(1).max(65536).describe("The secret; write-only.");
-const secretView = z.object({ id: z.string(), name: z.string(), ...timestamps });
 type SecretRow = typeof secrets.$inferSelect;
 const view = (row: SecretRow) => ({ id: row.id, name: row.name, ...timestampsOf(row) });
 
@@ -27,22 +25,18 @@ export const secretRoutes: FastifyPluginAsync<{ context: AppContext }> = async (
   const { cipher } = context;
   const owned = (orgId: string, id: string) => and(eq(secrets.organizationId, orgId), eq(secrets.id, id));
 
-  app.post(
-    "/secrets",
-    { schema: { body: z.object({ name: recordName, value: secretValue }), response: { 201: secretView } } },
-    async (request, reply) => {
-      const id = randomUUID();
-      const organizationId = request.principal.organizationId;
-      const encryptedValue = cipher.encrypt(request.body.value, secretContext(id));
-      const [row] = await db
-        .insert(secrets)
-        .values({ id, organizationId, name: request.body.name, encryptedValue })
-        .onConflictDoNothing()
-        .returning();
-      if (!row) throw errors.alreadyExists("Secret", request.body.name);
-      return reply.status(201).send(view(row));
-    },
-  );
+  app.post("/secrets", { schema: { body: secretBody, response: { 201: secretView } } }, async (request, reply) => {
+    const id = randomUUID();
+    const organizationId = request.principal.organizationId;
+    const encryptedValue = cipher.encrypt(request.body.value, secretContext(id));
+    const [row] = await db
+      .insert(secrets)
+      .values({ id, organizationId, name: request.body.name, encryptedValue })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw errors.alreadyExists("Secret", request.body.name);
+    return reply.status(201).send(view(row));
+  });
 
   app.get("/secrets", { schema: { response: { 200: listOf(secretView) } } }, async (request) => {
     const rows = await db.select().from(secrets).where(eq(secrets.organizationId, request.principal.organizationId));
@@ -61,7 +55,7 @@ export const secretRoutes: FastifyPluginAsync<{ context: AppContext }> = async (
 
   app.put(
     "/secrets/:id",
-    { schema: { params: uuidParams, body: z.object({ value: secretValue }), response: { 200: secretView } } },
+    { schema: { params: uuidParams, body: secretValueBody, response: { 200: secretView } } },
     async (request) => {
       const { id } = request.params;
       const organizationId = request.principal.organizationId;
@@ -95,14 +89,7 @@ export const secretRoutes: FastifyPluginAsync<{ context: AppContext }> = async (
     {
       schema: {
         response: {
-          200: z.object({
-            activeKeyId: z.string(),
-            scanned: z.number(),
-            reencrypted: z.number(),
-            alreadyCurrent: z.number(),
-            conflicts: z.number(),
-            byPreviousKey: z.record(z.string(), z.number()),
-          }),
+          200: reencryptReport,
         },
       },
     },

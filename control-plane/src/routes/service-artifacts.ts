@@ -3,31 +3,21 @@
  * Exposition of it. One route module serves the three kinds; their bodies are the CRD specs
  * with the Service named by id.
  */
-import { customToolsSpec, promptsSpec, resourcesSpec } from "@atrium/crds";
+import { artifactRecords, listOf, uuidParams } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { serviceArtifacts, services } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import { recordChange } from "../stream/changes.ts";
-import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
-
-type ArtifactKind = "CustomTools" | "Resources" | "Prompts";
-const artifactKinds: { kind: ArtifactKind; path: string; fields: z.ZodObject }[] = [
-  { kind: "CustomTools", path: "/custom-tools", fields: customToolsSpec.omit({ serviceRef: true }) },
-  { kind: "Resources", path: "/resources", fields: resourcesSpec.omit({ serviceRef: true }) },
-  { kind: "Prompts", path: "/prompts", fields: promptsSpec.omit({ serviceRef: true }) },
-];
+import { found, timestampsOf } from "./records.ts";
 
 export const serviceArtifactRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = context.database;
 
-  for (const { kind, path, fields } of artifactKinds) {
-    const body = fields.extend({ name: recordName, serviceId: z.uuid() });
-    const view = body.extend({ id: z.string(), ...timestamps });
+  for (const { kind, path, body, view } of artifactRecords) {
     type Row = typeof serviceArtifacts.$inferSelect;
     const toView = (row: Row) => ({
       id: row.id,

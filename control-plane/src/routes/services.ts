@@ -2,7 +2,8 @@
  * Services: OpenAPI 2.0 / 3.0 / 3.1 documents imported from inline text, a URL, or an upload
  * (POST /services/import with the document as the body), stored as normalized operations.
  */
-import { openApiSource, serviceSpec } from "@atrium/crds";
+import { listOf, serviceBody, serviceDetail, serviceImportQuery, serviceView, uuidParams } from "@atrium/contract/rest";
+import type { openApiSource } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -16,32 +17,7 @@ import { importOpenApi } from "../openapi/import.ts";
 import type { ImportedDocument } from "../openapi/imported-document.ts";
 import { maxDocumentDepth } from "../openapi/limits.ts";
 import { recordChange } from "../stream/changes.ts";
-import { found, listOf, recordName, timestamps, timestampsOf, uuidParams } from "./records.ts";
-
-const serviceBody = serviceSpec.pick({ version: true, description: true }).extend({
-  name: recordName,
-  openapi: openApiSource,
-});
-const importQuery = serviceSpec.pick({ version: true, description: true }).extend({ name: recordName });
-
-const operationSummary = z.object({
-  operationId: z.string(),
-  method: z.string(),
-  path: z.string(),
-  summary: z.string().optional(),
-});
-const serviceView = z.object({
-  id: z.string(),
-  name: z.string(),
-  version: z.string(),
-  description: z.string().optional(),
-  title: z.string(),
-  openapiVersion: z.string(),
-  servers: z.array(z.string()),
-  operationCount: z.number(),
-  ...timestamps,
-});
-const serviceDetail = serviceView.extend({ operations: z.array(operationSummary) });
+import { found, timestampsOf } from "./records.ts";
 
 type ServiceRow = typeof services.$inferSelect;
 type StoredDocument = Omit<ImportedDocument, "operations">;
@@ -153,7 +129,7 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
 
   app.post(
     "/services/import",
-    { schema: { querystring: importQuery, body: z.unknown(), response: { 201: serviceView } } },
+    { schema: { querystring: serviceImportQuery, body: z.unknown(), response: { 201: serviceView } } },
     async (request, reply) => {
       const text = typeof request.body === "string" ? request.body : uploadedJsonText(request.body);
       if (!text.trim())
