@@ -4,8 +4,9 @@
  * registration, the sessions clients ended and the problems a gateway reports. It holds no
  * storage or server code, so a gateway depending on it carries no database code.
  *
- * Beside it: `…/json-schema` (where JSON Schema nests subschemas), `…/json-depth` (the nesting
- * scan both servers run before parsing) and `…/listener` (their limits on slow and greedy clients).
+ * Beside it: `…/backoff` (the retry pacing gateways and the operator share), `…/json-schema`
+ * (where JSON Schema nests subschemas), `…/json-depth` (the nesting scan both servers run before
+ * parsing) and `…/listener` (their limits on slow and greedy clients).
  */
 export {
   ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE,

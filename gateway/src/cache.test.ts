@@ -2,11 +2,13 @@
  * The cache belongs to one identity: a gateway restarted with the same token serves its cache at
  * once; restarted with another organization's token (same id, same cache folder) it never serves
  * the first organization's Expositions; a cache written before caches were bound to an identity
- * is set aside; two live gateway processes never share a cache folder.
+ * is set aside, and so is one the gateway cannot read; two live gateway processes never share a
+ * cache folder.
  */
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credentialFingerprint } from "./cache.ts";
 import { startGateway } from "./gateway.ts";
@@ -112,6 +114,37 @@ describe("the gateway's cache", () => {
     } finally {
       await gateway.close();
     }
+  });
+
+  it.each([
+    ["not JSON", '{"instanceId": "truncated-', "not JSON"],
+    ["not the snapshot's shape", JSON.stringify({ instanceId: "abcdefgh12", expositions: "none" }), "expositions:"],
+  ])("is set aside with a warning when it is %s; the gateway starts empty and syncs", async (_, text, why) => {
+    const config = { ...stack.gatewayConfig(), logLevel: "warn" };
+    const folder = join(config.cacheDir, organizationId);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "configuration.json"), text);
+    const logs: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    });
+    const gateway = await startGateway(config, { logStream });
+    try {
+      expect(gateway.registry.size).toBe(0);
+      expect(readdirSync(folder).filter((name) => name.startsWith("configuration.json.set-aside-"))).toHaveLength(1);
+      const warning = logs.map((line) => JSON.parse(line)).find((line) => line.msg.startsWith("cache file not used"));
+      expect(warning?.msg).toContain("it is not a cache file this gateway can read");
+      expect(warning?.msg).toContain(why);
+      await waitFor(() => gateway.registry.byId(stack.expositionId) !== undefined, "a fresh snapshot");
+    } finally {
+      await gateway.close();
+    }
+    // The fresh snapshot is cached in its place.
+    const cache = JSON.parse(readFileSync(join(folder, "configuration.json"), "utf8"));
+    expect(cache.organization.id).toBe(organizationId);
   });
 
   it("is never shared by two live gateway processes", async () => {

@@ -4,7 +4,9 @@
  * folder per organization (`<cacheDir>/<organization id>/configuration.json`) and records a
  * fingerprint of the credential that fetched it. A file written for another organization or
  * credential is never served: it is set aside (renamed) with a warning, and the gateway takes a
- * fresh snapshot.
+ * fresh snapshot. The file is read with the contract's snapshot schema (plus what only the cache
+ * keeps); one that does not parse (truncated, edited, from an incompatible version) is set aside
+ * the same way, and the gateway starts empty and syncs.
  *
  * Two gateway processes never share a cache folder (they would share the instance id, so the
  * control plane could not tell them apart): a lock file names the process holding it, and a
@@ -13,27 +15,29 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EndedSession } from "@atrium/contract";
-import type { Refusal } from "./registry.ts";
+import { instanceId, snapshotEnvelope } from "@atrium/contract";
+import { z } from "zod";
+import { refusal } from "./registry.ts";
 
 const FILE_NAME = "configuration.json";
 const LOCK_NAME = "gateway.lock";
 
-export interface CacheFile {
-  instanceId: string;
+/**
+ * A snapshot (its Expositions and ended sessions are validated again one by one when served,
+ * like anything that arrives on the stream) with what the cache adds.
+ */
+const cacheFile = snapshotEnvelope.extend({
+  instanceId,
   /** Absent in caches written before they were bound to an identity: such a file is set aside. */
-  organization?: { id: string; name: string };
+  organization: z.object({ id: z.string(), name: z.string() }).optional(),
   /** {@link credentialFingerprint} of the token that fetched this configuration. */
-  credential?: string;
-  revision: number | undefined;
+  credential: z.string().optional(),
+  revision: z.number().optional(),
   /** When the control plane last confirmed this configuration was current (epoch ms). */
-  currentAt?: number;
-  /** Validated again when loaded, like anything that arrives on the stream. */
-  expositions: unknown[];
-  refusals?: Refusal[];
-  /** Absent in caches written before sessions were shared. */
-  endedSessions?: EndedSession[];
-}
+  currentAt: z.number().optional(),
+  refusals: z.array(refusal).optional(),
+});
+export type CacheFile = z.output<typeof cacheFile>;
 
 export interface CacheLog {
   warn(object: object, message: string): void;
@@ -99,7 +103,12 @@ export class ConfigurationCache {
     }
     for (const folder of folders) {
       const file = join(this.dir, folder, FILE_NAME);
-      const cache = read(file);
+      const read = readCache(file);
+      if (read?.problem) {
+        this.setAside(file, `it is not a cache file this gateway can read (${read.problem})`);
+        continue;
+      }
+      const cache = read?.cache;
       if (
         cache?.credential === this.credential &&
         cache.organization &&
@@ -126,7 +135,7 @@ export class ConfigurationCache {
     if (this.file === file) return true;
     const loaded = this.file;
     if (loaded) this.setAside(loaded, "the control plane says the token belongs to another organization");
-    const existing = read(file);
+    const existing = readCache(file)?.cache;
     if (existing && existing.credential !== this.credential) {
       this.setAside(file, "it was written with another credential");
     }
@@ -135,7 +144,7 @@ export class ConfigurationCache {
   }
 
   /** Atomically, readable by the gateway's user only: it holds backend secrets. */
-  write(cache: Omit<CacheFile, "credential">): void {
+  write(cache: Omit<z.input<typeof cacheFile>, "credential">): void {
     if (!this.file) return; // neither loaded nor bound yet: nothing worth keeping
     const folder = join(this.file, "..");
     mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -145,7 +154,7 @@ export class ConfigurationCache {
   }
 
   private setAside(file: string, why: string): void {
-    this.setAsideInstanceId ??= read(file)?.instanceId;
+    this.setAsideInstanceId ??= readCache(file)?.cache?.instanceId;
     const aside = `${file}.set-aside-${Date.now()}`;
     try {
       renameSync(file, aside);
@@ -165,12 +174,24 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function read(file: string): CacheFile | undefined {
+/** The file parsed, or why it does not parse; undefined when there is no file. */
+function readCache(file: string): { cache?: CacheFile; problem?: string } | undefined {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as CacheFile;
+    text = readFileSync(file, "utf8");
   } catch {
     return undefined;
   }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { problem: `not JSON: ${(error as Error).message}` };
+  }
+  const parsed = cacheFile.safeParse(json);
+  if (parsed.success) return { cache: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { problem: `${issue?.path.join(".") || "the file"}: ${issue?.message}` };
 }
 
 /** Organization ids are UUIDs; anything else is reduced to safe characters, never a path. */

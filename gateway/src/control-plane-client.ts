@@ -2,20 +2,16 @@
  * The gateway's requests to the control plane's REST API (registration, health, reports), with
  * its token, short timeouts, and one connection pool whose connect timeout is short: a control
  * plane that does not accept a connection at once is treated as unreachable. Also the backoff
- * every retry of the sync uses.
+ * policy every retry of the sync uses (with the shared `backoffDelay`).
  */
+import type { BackoffPolicy } from "@atrium/contract/backoff";
 import { Agent, request } from "undici";
 
 /** A reachable control plane accepts a connection at once; a longer wait means try another. */
 const CONNECT_TIMEOUT_MS = 3_000;
 const REQUEST_TIMEOUT_MS = 10_000;
-const BACKOFF_MIN_MS = 500;
-export const BACKOFF_MAX_MS = 30_000;
-
-/** Exponential, with jitter so that gateways do not come back all at once. */
-export function backoffMs(failures: number): number {
-  return Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.min(failures, 10)) * (0.5 + Math.random() / 2);
-}
+/** Retries of the stream and the reports: 1 s after the first failure, doubling up to 30 s, jittered. */
+export const SYNC_BACKOFF: BackoffPolicy = { baseMs: 500, maxMs: 30_000 };
 
 /** An answer's JSON, or undefined when it is not JSON. */
 export function parseJson(text: string): unknown {

@@ -6,7 +6,8 @@
  * plane's per-Exposition cap it stays that way (see docs/change-stream.md).
  */
 import { ENDED_SESSIONS_REPORT_MAX, type EndedSession } from "@atrium/contract";
-import { backoffMs, type ControlPlaneClient, parseJson } from "./control-plane-client.ts";
+import { backoffDelay } from "@atrium/contract/backoff";
+import { type ControlPlaneClient, parseJson, SYNC_BACKOFF } from "./control-plane-client.ts";
 
 /** Ended sessions reported within this long go in one request. */
 const BATCH_DELAY_MS = 200;
@@ -63,7 +64,7 @@ export class EndedSessionReports {
         const response = await this.client.tryCall("POST", this.path, { endedSessions: batch });
         if (response.status === 0 || response.status >= 500) {
           this.failures += 1;
-          const delay = backoffMs(this.failures);
+          const delay = backoffDelay(this.failures, SYNC_BACKOFF);
           this.log.warn(
             { err: response.text.slice(0, 300), pending: this.pending.size, retryInMs: Math.round(delay) },
             "could not report ended sessions; until then only this replica refuses them",

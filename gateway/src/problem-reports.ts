@@ -4,7 +4,8 @@
  * accepted, and again after each reconnection. Shown in the Exposition's REST view.
  */
 import type { ExpositionProblem } from "@atrium/contract";
-import { backoffMs, type ControlPlaneClient } from "./control-plane-client.ts";
+import { backoffDelay } from "@atrium/contract/backoff";
+import { type ControlPlaneClient, SYNC_BACKOFF } from "./control-plane-client.ts";
 import type { ReportLog } from "./ended-session-reports.ts";
 import type { Refusal } from "./registry.ts";
 
@@ -58,7 +59,7 @@ export class ProblemReports {
         problems: JSON.parse(json),
       });
       if (response.status === 0 || response.status >= 500) {
-        this.retry = setTimeout(() => void this.send(), backoffMs(3));
+        this.retry = setTimeout(() => void this.send(), backoffDelay(3, SYNC_BACKOFF));
         this.retry.unref();
         return;
       }

@@ -11,6 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { type CompiledExposition, compiledExposition, PROBLEM_MESSAGE_MAX } from "@atrium/contract";
+import { z } from "zod";
 import { DEFAULT_ENV_ALLOW, type EnvPolicy, envPolicy } from "./env-policy.ts";
 import { type CompiledTemplate, compileTemplates } from "./mcp/resources.ts";
 import { SerializedResult } from "./mcp/serialized.ts";
@@ -22,12 +23,14 @@ import type { Toolset } from "./tools/runtime.ts";
 export const REFUSAL_REASONS = ["invalid", "compile", "environment"] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
-export interface Refusal {
-  /** Undefined when the record does not even carry a usable id. */
-  expositionId: string | undefined;
-  reason: RefusalReason;
-  message: string;
-}
+/** An Exposition received but not served, and why (kept in the cache too). */
+export const refusal = z.object({
+  /** Absent when the record does not even carry a usable id. */
+  expositionId: z.string().optional(),
+  reason: z.enum(REFUSAL_REASONS),
+  message: z.string(),
+});
+export type Refusal = z.output<typeof refusal>;
 
 class RefusedExposition extends Error {
   readonly reason: RefusalReason;

@@ -1,11 +1,14 @@
 /**
- * Retry pacing: an exponential backoff per key (base · 2^failures, capped) and a token bucket
- * shared by every retry, so a control-plane outage does not turn into a retry storm.
+ * Retry pacing: an exponential backoff per key (the shared, jittered `backoffDelay`) and a token
+ * bucket shared by every retry, so a control-plane outage does not turn into a retry storm.
  */
+import { backoffDelay } from "@atrium/contract/backoff";
 
 export interface BackoffOptions {
   baseDelayMs: number;
   maxDelayMs: number;
+  /** Where jitter comes from (tests pass `() => 1` for exact delays). */
+  random?: () => number;
 }
 
 /** Exponential backoff remembered per key until `forget`. */
@@ -21,8 +24,8 @@ export class KeyedBackoff {
   next(key: string): number {
     const failures = this.#failures.get(key) ?? 0;
     this.#failures.set(key, failures + 1);
-    // 2^30 already exceeds any sane cap; stop the exponent growing without bound.
-    return Math.min(this.#options.baseDelayMs * 2 ** Math.min(failures, 30), this.#options.maxDelayMs);
+    const { baseDelayMs, maxDelayMs, random } = this.#options;
+    return Math.round(backoffDelay(failures, { baseMs: baseDelayMs, maxMs: maxDelayMs, random }));
   }
 
   failures(key: string): number {

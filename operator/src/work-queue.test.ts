@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { TokenBucket } from "./backoff.ts";
 import { WorkQueue } from "./work-queue.ts";
 
-const options = { baseDelayMs: 10, maxDelayMs: 80, ratePerSecond: 1000, burst: 1000 };
+/** Without jitter (`random: () => 1`), so delays are exact. */
+const options = { baseDelayMs: 10, maxDelayMs: 80, random: () => 1, ratePerSecond: 1000, burst: 1000 };
 
 describe("WorkQueue", () => {
   it("queues a key once, however often it is added", async () => {

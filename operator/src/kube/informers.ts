@@ -4,6 +4,7 @@
  * one cluster-wide). ListWatch relists on 410 Gone but stops for good on any other error (API
  * server restart, network, RBAC): each informer here restarts itself with backoff.
  */
+import { backoffDelay } from "@atrium/contract/backoff";
 import { API_GROUP, API_VERSION, kinds } from "@atrium/crds";
 import {
   CoreV1Api,
@@ -21,8 +22,7 @@ import type { WatchedKind } from "./objects.ts";
 export type InformerEvent = "add" | "update" | "delete";
 export type InformerHandler = (kind: WatchedKind, event: InformerEvent, object: KubernetesObject) => void;
 
-const FIRST_RESTART_DELAY_MS = 1_000;
-const MAX_RESTART_DELAY_MS = 30_000;
+const RESTART_BACKOFF = { baseMs: 1_000, maxMs: 30_000 };
 /** An error this long after the previous one starts the backoff over. */
 const BACKOFF_RESET_MS = 60_000;
 /**
@@ -79,7 +79,8 @@ class RestartingInformer {
   readonly #onRestart: () => void;
   #synced = false;
   #stopped = false;
-  #delayMs = 0;
+  /** Errors since the backoff last started over. */
+  #failures = 0;
   #lastErrorAt = 0;
   #timer: NodeJS.Timeout | undefined;
 
@@ -134,13 +135,12 @@ class RestartingInformer {
   #restartLater(error: unknown): void {
     if (this.#stopped) return;
     const now = Date.now();
-    this.#delayMs =
-      now - this.#lastErrorAt > BACKOFF_RESET_MS
-        ? FIRST_RESTART_DELAY_MS
-        : Math.min(this.#delayMs * 2, MAX_RESTART_DELAY_MS);
+    if (now - this.#lastErrorAt > BACKOFF_RESET_MS) this.#failures = 0;
+    const delayMs = Math.round(backoffDelay(this.#failures, RESTART_BACKOFF));
+    this.#failures += 1;
     this.#lastErrorAt = now;
     this.#log.warn(
-      { kind: this.kind, namespace: this.namespace ?? "*", error: describeError(error), retryInMs: this.#delayMs },
+      { kind: this.kind, namespace: this.namespace ?? "*", error: describeError(error), retryInMs: delayMs },
       "watch failed; restarting it",
     );
     clearTimeout(this.#timer);
@@ -148,7 +148,7 @@ class RestartingInformer {
       if (this.#stopped) return;
       this.#onRestart();
       this.#listWatch.start().catch((startError: unknown) => this.#restartLater(startError));
-    }, this.#delayMs);
+    }, delayMs);
     this.#timer.unref();
   }
 }
