@@ -80,7 +80,8 @@ awk -v prefix="$dir/" 'index($5, prefix) == 1 { print $5 }' /proc/self/mountinfo
   umount "$mount" 2>/dev/null || umount -l "$mount" 2>/dev/null
 done
 if [ -n "${NETNS:-}" ] && [ -n "${OWNER_FILE:-}" ] && [ "$(cut -d' ' -f2 "$OWNER_FILE" 2>/dev/null)" = "$dir" ]; then
-  ip netns del "$NETNS" 2>/dev/null
+  # The owner file first: the next run takes the namespace, and then writes its own owner file.
   rm -f "$OWNER_FILE"
+  ip netns del "$NETNS" 2>/dev/null
 fi
 rm -rf -- "$dir"

@@ -43,7 +43,7 @@ import {
   runLayout,
   SERVICE_CIDR,
 } from "./layout.ts";
-import { acquireCluster } from "./lock.ts";
+import { acquireCluster, type Release } from "./lock.ts";
 import { createNetwork } from "./network.ts";
 import { makeClusterPki } from "./pki.ts";
 import { TEARDOWN_SCRIPT, teardown, teardownSync } from "./teardown.ts";
@@ -73,7 +73,7 @@ export interface TestCluster {
 export interface TestClusterOptions {
   /** Progress lines and every line the components print. */
   log?: (line: string) => void;
-  /** How long to wait for another run's cluster to stop (one cluster per machine). Default 10 min. */
+  /** How long to wait for another run's cluster to stop (one cluster per machine). Default 20 min. */
   waitForOtherClusterMs?: number;
 }
 
@@ -117,6 +117,7 @@ export async function startCluster(options: TestClusterOptions = {}): Promise<Te
   const watchdog = startWatchdog(dir, ["bash", TEARDOWN_SCRIPT, dir]);
   const children: ManagedProcess[] = [];
   const removeExitHook = onProcessExit(() => teardownSync(dir));
+  let releaseLock: Release | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
@@ -124,6 +125,7 @@ export async function startCluster(options: TestClusterOptions = {}): Promise<Te
       watchdog.dispose();
       await teardown(dir);
       await Promise.all(children.map((child) => child.exited));
+      releaseLock?.();
       removeExitHook();
       log(`cluster: stopped and removed in ${seconds(Date.now() - stopStartedAt)}`);
     })();
@@ -138,7 +140,7 @@ export async function startCluster(options: TestClusterOptions = {}): Promise<Te
   };
 
   try {
-    await acquireCluster(dir, options.waitForOtherClusterMs ?? 600_000, log);
+    releaseLock = await acquireCluster(dir, options.waitForOtherClusterMs ?? 1_200_000, log);
     await createNetwork();
     step(`network namespace ${NETNS} up (node ${NODE_IP}, pods ${POD_CIDR}, services ${SERVICE_CIDR})`);
     const pki = await makeClusterPki(layout.pki);
@@ -330,4 +332,5 @@ export async function waitForRollout(
   }
 }
 
+export { clientPod, echoWorkload } from "./workloads.ts";
 export { busyboxImage, podman };

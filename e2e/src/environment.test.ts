@@ -1,0 +1,112 @@
+/**
+ * What every e2e scenario relies on, checked on whichever environment runs (the local one-node
+ * cluster by default, kind under hack/kind-e2e.sh): Ready nodes, a Deployment of a locally built
+ * image becoming Available, a ClusterIP Service spreading requests over its pods, in-cluster DNS,
+ * `kubectl logs` (API server → kubelet), and images loaded from podman. An environment that does
+ * not start fails the suite.
+ */
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { promisify } from "node:util";
+import { clientPod, echoWorkload } from "@atrium/test-cluster";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type E2eEnvironment, startEnvironment } from "./environment.ts";
+
+const run = promisify(execFile);
+const PODMAN = resolve(import.meta.dirname, "../../hack/images/podman");
+const NAMESPACE = "e2e-environment";
+
+describe("the e2e environment", () => {
+  let env: E2eEnvironment;
+
+  beforeAll(async () => {
+    // A cold machine builds the cluster's binaries first (minutes on 2 cores); a warm one starts in ~15 s.
+    env = await startEnvironment({
+      log: (line) => {
+        if (line.startsWith("cluster:")) console.log(line);
+      },
+    });
+    await env.kubectl(["create", "namespace", NAMESPACE]);
+  }, 1_800_000);
+
+  afterAll(async () => {
+    await env?.kubectl(["delete", "namespace", NAMESPACE, "--wait=false"]).catch(() => {});
+    await env?.stop();
+  }, 180_000);
+
+  it("has only Ready nodes", async () => {
+    const nodes = JSON.parse(await env.kubectl(["get", "nodes", "-o", "json"])).items as {
+      status: { conditions: { type: string; status: string }[] };
+    }[];
+    expect(nodes.length).toBeGreaterThan(0);
+    for (const node of nodes) {
+      expect(node.status.conditions.find((condition) => condition.type === "Ready")?.status).toBe("True");
+    }
+  });
+
+  it("runs a Deployment behind a ClusterIP Service, resolved by in-cluster DNS, with kubectl logs", async () => {
+    await env.kubectl(["apply", "-f", "-"], JSON.stringify(echoWorkload(NAMESPACE, env.busyboxImage)));
+    await env.kubectl(["-n", NAMESPACE, "rollout", "status", "deployment/echo", "--timeout=180s"]);
+    const available = await env.kubectl([
+      ...["-n", NAMESPACE, "get", "deployment", "echo", "-o"],
+      'jsonpath={.status.availableReplicas}/{.status.conditions[?(@.type=="Available")].status}',
+    ]);
+    expect(available).toBe("2/True");
+    const pods = (await env.kubectl(["-n", NAMESPACE, "get", "pods", "-l", "app=echo", "-o", "name"]))
+      .trim()
+      .split("\n")
+      .map((name) => name.replace("pod/", ""));
+    expect(pods).toHaveLength(2);
+    const clusterIp = await env.kubectl([
+      "-n",
+      NAMESPACE,
+      "get",
+      "service",
+      "echo",
+      "-o",
+      "jsonpath={.spec.clusterIP}",
+    ]);
+
+    const host = `echo.${NAMESPACE}.svc.cluster.local`;
+    await env.kubectl(["apply", "-f", "-"], JSON.stringify(clientPod(NAMESPACE, env.busyboxImage, host, 20)));
+    await env.kubectl([
+      ...["-n", NAMESPACE, "wait", "pod/client", "--for=jsonpath={.status.phase}=Succeeded", "--timeout=120s"],
+    ]);
+    const logs = await env.kubectl(["-n", NAMESPACE, "logs", "client"]);
+    // nslookup printed the Service's address for its cluster.local name.
+    expect(logs).toContain(`Name:\t${host}\nAddress: ${clusterIp}`);
+    const answers = logs
+      .split("\n")
+      .filter((line) => line.startsWith("answer: "))
+      .map((line) => line.slice("answer: ".length));
+    expect(answers).toHaveLength(20);
+    // Every answer came from one of the two pods, and the Service used both (2^-19 odds otherwise).
+    expect(new Set(answers)).toEqual(new Set(pods));
+  }, 300_000);
+
+  it("loads an image from podman onto the nodes", async () => {
+    const ref = "localhost/atrium-e2e/loaded-test:1";
+    await run(PODMAN, ["tag", env.busyboxImage, ref]);
+    try {
+      await env.loadImage(ref);
+      const pod = {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "loaded", namespace: NAMESPACE },
+        spec: {
+          restartPolicy: "Never",
+          containers: [
+            { name: "loaded", image: ref, imagePullPolicy: "Never", command: ["/bin/busybox", "echo", "loaded ok"] },
+          ],
+        },
+      };
+      await env.kubectl(["apply", "-f", "-"], JSON.stringify(pod));
+      await env.kubectl([
+        ...["-n", NAMESPACE, "wait", "pod/loaded", "--for=jsonpath={.status.phase}=Succeeded", "--timeout=120s"],
+      ]);
+      expect(await env.kubectl(["-n", NAMESPACE, "logs", "loaded"])).toBe("loaded ok\n");
+    } finally {
+      await run(PODMAN, ["rmi", ref]).catch(() => {});
+    }
+  }, 180_000);
+});
