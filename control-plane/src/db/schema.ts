@@ -3,6 +3,8 @@
  * unique within its organization. Nested settings validated by the `@atrium/crds` schemas are
  * stored as jsonb, so a new optional field needs no migration.
  */
+import type { NormalizedOperation, PlanSettings } from "@atrium/contract";
+import type { customToolsSpec, GatewayGroupSelector, promptsSpec, resourcesSpec } from "@atrium/crds";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -20,6 +22,18 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { z } from "zod";
+import type { ImportedDocument } from "../openapi/imported-document.ts";
+
+/**
+ * A service artifact's spec: one of the three kinds' specs without its serviceRef (the row names
+ * the Service); the `kind` column says which.
+ */
+export type ArtifactSpec = Partial<
+  Omit<z.output<typeof customToolsSpec>, "serviceRef"> &
+    Omit<z.output<typeof resourcesSpec>, "serviceRef"> &
+    Omit<z.output<typeof promptsSpec>, "serviceRef">
+>;
 
 const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
 const organizationId = () =>
@@ -90,9 +104,9 @@ export const services = pgTable(
     version: text("version").notNull(),
     description: text("description"),
     /** What the import found: OpenAPI version, title, servers. */
-    document: jsonb("document").notNull(),
+    document: jsonb("document").$type<Omit<ImportedDocument, "operations">>().notNull(),
     /** Normalized operations; gateways compile tools from these and never parse OpenAPI. */
-    operations: jsonb("operations").notNull(),
+    operations: jsonb("operations").$type<NormalizedOperation[]>().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -126,7 +140,7 @@ export const configurationPlans = pgTable(
     /** SHA-256 of the current client API key; null when the plan has none. */
     apiKeyHash: text("api_key_hash"),
     /** oauth, backendSecret, includedOperations, excludedOperations, headerPolicy, toolExposureMode, backendTimeoutMs, audit. */
-    settings: jsonb("settings").notNull(),
+    settings: jsonb("settings").$type<PlanSettings>().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -141,7 +155,10 @@ export const gatewayGroups = pgTable(
     name: text("name").notNull(),
     description: text("description"),
     labels: jsonb("labels").$type<Record<string, string>>().notNull().default({}),
-    matchExpressions: jsonb("match_expressions").notNull().default([]),
+    matchExpressions: jsonb("match_expressions")
+      .$type<NonNullable<GatewayGroupSelector["matchExpressions"]>>()
+      .notNull()
+      .default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -177,7 +194,7 @@ export const serviceArtifacts = pgTable(
     serviceId: uuid("service_id")
       .notNull()
       .references(() => services.id, { onDelete: "restrict" }),
-    spec: jsonb("spec").notNull(),
+    spec: jsonb("spec").$type<ArtifactSpec>().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

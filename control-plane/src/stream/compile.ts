@@ -5,7 +5,7 @@
  * left out — gateways then drop it, never receiving an empty secret — and the others are sent.
  */
 
-import type { CompiledExposition, NormalizedOperation, PlanSettings } from "@atrium/contract";
+import type { CompiledExposition, PlanSettings } from "@atrium/contract";
 import type { GatewayGroupSelector } from "@atrium/crds";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
@@ -59,7 +59,7 @@ export async function compileExpositions(
 
   const serviceIds = [...new Set(rows.map((row) => row.service.id))];
   const artifacts = await db.select().from(serviceArtifacts).where(inArray(serviceArtifacts.serviceId, serviceIds));
-  const secretIds = rows.flatMap((row) => (row.plan.settings as PlanSettings).backendSecret?.secretId ?? []);
+  const secretIds = rows.flatMap((row) => row.plan.settings.backendSecret?.secretId ?? []);
   const secretRows = secretIds.length ? await db.select().from(secrets).where(inArray(secrets.id, secretIds)) : [];
   const secretValues = new Map<string, string>();
   const secretProblems = new Map<string, string>();
@@ -72,19 +72,17 @@ export async function compileExpositions(
   }
 
   for (const { exposition, plan, service, group, org } of rows) {
-    const settings = plan.settings as PlanSettings;
+    const settings = plan.settings;
     const secretId = settings.backendSecret?.secretId;
     if (secretId && !secretValues.has(secretId)) {
       onSkipped(exposition.id, secretProblems.get(secretId) ?? `its backend secret ${secretId} no longer exists`);
       continue;
     }
-    const ofService = (kind: string) =>
-      artifacts
-        .filter((a) => a.serviceId === service.id && a.kind === kind)
-        .map((a) => a.spec as Record<string, unknown[]>);
+    const ofService = (kind: (typeof artifacts)[number]["kind"]) =>
+      artifacts.filter((a) => a.serviceId === service.id && a.kind === kind).map((a) => a.spec);
     const included = settings.includedOperations ? new Set(settings.includedOperations) : undefined;
     const excluded = new Set(settings.excludedOperations ?? []);
-    const operations = (service.operations as NormalizedOperation[]).filter(
+    const operations = service.operations.filter(
       (op) => (!included || included.has(op.operationId)) && !excluded.has(op.operationId),
     );
     const { backendSecret, ...planRest } = settings;
@@ -102,18 +100,16 @@ export async function compileExpositions(
         ...(backendSecret ? { backendSecret: resolveBackendSecret(backendSecret, secretValues) } : {}),
       },
       service: { id: service.id, name: service.name, version: service.version, operations },
-      customTools: ofService("CustomTools").flatMap((spec) => spec.tools ?? []) as CompiledExposition["customTools"],
-      resources: ofService("Resources").flatMap((spec) => spec.resources ?? []) as CompiledExposition["resources"],
-      resourceTemplates: ofService("Resources").flatMap(
-        (spec) => spec.resourceTemplates ?? [],
-      ) as CompiledExposition["resourceTemplates"],
-      prompts: ofService("Prompts").flatMap((spec) => spec.prompts ?? []) as CompiledExposition["prompts"],
+      customTools: ofService("CustomTools").flatMap((spec) => spec.tools ?? []),
+      resources: ofService("Resources").flatMap((spec) => spec.resources ?? []),
+      resourceTemplates: ofService("Resources").flatMap((spec) => spec.resourceTemplates ?? []),
+      prompts: ofService("Prompts").flatMap((spec) => spec.prompts ?? []),
     };
     compiled.set(exposition.id, {
       exposition: compiledExposition,
       selector: {
         labels: group.labels,
-        matchExpressions: group.matchExpressions as GatewayGroupSelector["matchExpressions"],
+        matchExpressions: group.matchExpressions,
       },
       json: JSON.stringify(compiledExposition),
     });
