@@ -2,22 +2,23 @@
  * The Kubernetes objects the operator reads (custom resources as the API server returns them,
  * plain JSON), the resources it watches, and the work-queue key of an object.
  */
-import { type AtriumKind, kinds } from "@atrium/crds";
+import { type AtriumKind, kinds, objectMeta } from "@atrium/crds";
+import { z } from "zod";
 
 /** The finalizer that keeps a custom resource until its control-plane record is deleted. */
 export const FINALIZER = "atrium.dev/finalizer";
 
-export interface ObjectMetadata {
-  name: string;
-  namespace: string;
-  uid: string;
-  generation?: number;
-  resourceVersion?: string;
-  deletionTimestamp?: string;
-  finalizers?: string[];
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-}
+/**
+ * The shared metadata schema, as the API server returns it for the namespaced kinds the operator
+ * watches (namespace and uid always set), with what only the operator reads (deletion, finalizers).
+ */
+const watchedMeta = objectMeta.extend({
+  namespace: z.string(),
+  uid: z.string(),
+  deletionTimestamp: z.string().optional(),
+  finalizers: z.array(z.string()).optional(),
+});
+export type ObjectMetadata = z.output<typeof watchedMeta>;
 
 /** A custom resource of one of the eight kinds, unvalidated. */
 export interface AtriumObject {

@@ -4,21 +4,16 @@
  * `status.state` for CustomTools, Resources and Prompts. A status equal to the current one is
  * not written again, so a reconcile that changes nothing causes no watch event.
  */
-import { kindNamed } from "@atrium/crds";
+import { type condition, kindNamed, type reconcileState } from "@atrium/crds";
+import type { z } from "zod";
 import type { AtriumObject } from "../kube/objects.ts";
 import { stableStringify } from "./fingerprint.ts";
 
-export type ReconcileState = "READY" | "IN_PROGRESS" | "ERROR";
+/** What a reconcile reports: the kinds' state, but never UNKNOWN (that is "not reconciled yet"). */
+export type ReconcileState = Exclude<z.output<typeof reconcileState>, "UNKNOWN">;
 
-/** A metav1.Condition (SecretSource: one per referenced Secret). */
-export interface Condition {
-  type: string;
-  status: "True" | "False" | "Unknown";
-  reason: string;
-  message: string;
-  lastTransitionTime: string;
-  observedGeneration?: number;
-}
+/** A metav1.Condition (SecretSource: one per referenced Secret), as the kinds' status declares it. */
+export type Condition = z.output<typeof condition>;
 
 export interface Outcome {
   state: ReconcileState;
