@@ -1,12 +1,22 @@
 /**
- * The control plane's REST API as the CLI sees it: JSON in, JSON out, and every failure turned
- * into a CliError whose message says what to fix. Paths are relative to `/api/v1`:
- * `api.get("/services")` is `GET <url>/api/v1/services`.
+ * The control plane's REST API as the CLI sees it: the shared client of @atrium/contract (answers
+ * parsed with the contract's schemas), with every failure turned into a CliError whose message
+ * says what to fix. Paths are relative to `/api/v1`: `api.get("/services", …)` is
+ * `GET <url>/api/v1/services`.
  */
-import { type Dispatcher, request } from "undici";
-import { type CliError, cliErrors } from "./errors.ts";
+import type { ProblemDocument } from "@atrium/contract/rest";
+import {
+  type RestAnswer,
+  RestClient,
+  type RestMethod,
+  RestProblemError,
+  type RestRequest,
+  RestUnreachableError,
+} from "@atrium/contract/rest-client";
+import type { z } from "zod";
+import { cliErrors } from "./errors.ts";
 
-export const API_PREFIX = "/api/v1";
+export { segment } from "@atrium/contract/rest-client";
 
 export interface ApiClientOptions {
   /** The control plane, e.g. `http://127.0.0.1:5555`. */
@@ -15,35 +25,21 @@ export interface ApiClientOptions {
   token?: string | undefined;
 }
 
-export interface RequestOptions {
-  query?: Record<string, string | number | boolean | undefined>;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Sent as is, e.g. an OpenAPI document upload. */
-  rawBody?: { text: string; contentType: string };
-}
-
 export interface ApiClient {
   readonly baseUrl: string;
-  get<T>(path: string, options?: RequestOptions): Promise<T>;
-  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
-  put<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
-  delete(path: string, options?: RequestOptions): Promise<void>;
-  send<T>(method: Dispatcher.HttpMethod, path: string, options?: RequestOptions): Promise<T>;
+  get<S extends z.ZodType>(path: string, answer: S, more?: Omit<RestRequest<S>, "answer">): Promise<z.output<S>>;
+  post<S extends z.ZodType | undefined = undefined>(path: string, body?: unknown, answer?: S): Promise<RestAnswer<S>>;
+  put<S extends z.ZodType | undefined = undefined>(path: string, body: unknown, answer?: S): Promise<RestAnswer<S>>;
+  delete(path: string): Promise<void>;
+  send<S extends z.ZodType | undefined>(
+    method: RestMethod,
+    path: string,
+    call?: RestRequest<S>,
+  ): Promise<RestAnswer<S>>;
 }
 
-/** An RFC 9457 problem as the control plane renders it. */
-export interface Problem {
-  status: number;
-  code?: string;
-  detail?: string;
-  errors?: { field: string; message: string }[];
-}
-
-/** One path segment, encoded: an id can never walk to another route. */
-export function segment(value: string | number): string {
-  return encodeURIComponent(String(value));
-}
+/** A problem document with the status it was answered with. */
+export type Problem = ProblemDocument & { status: number };
 
 /** `http://host:port` without a trailing slash; a usage error when it is not an http(s) URL. */
 export function normalizeBaseUrl(url: string): string {
@@ -79,15 +75,6 @@ const CONNECTION_ERRORS = new Set([
   "SELF_SIGNED_CERT_IN_CHAIN",
 ]);
 
-function connectionErrorCode(error: unknown): string | undefined {
-  const candidates = [error, (error as { cause?: unknown }).cause, ...((error as AggregateError).errors ?? [])];
-  for (const candidate of candidates) {
-    const code = (candidate as { code?: unknown } | undefined)?.code;
-    if (typeof code === "string" && CONNECTION_ERRORS.has(code)) return code;
-  }
-  return undefined;
-}
-
 /** What to do about a problem, where its detail does not already say it. */
 function hintFor(problem: Problem): string | undefined {
   switch (problem.code) {
@@ -114,57 +101,38 @@ export function problemMessage(problem: Problem): string {
 
 export function apiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const rest = new RestClient({ baseUrl, token: options.token, timeoutMs: 300_000 });
 
-  async function send<T>(method: Dispatcher.HttpMethod, path: string, call: RequestOptions = {}): Promise<T> {
-    const url = new URL(`${baseUrl}${API_PREFIX}${path}`);
-    for (const [key, value] of Object.entries(call.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
+  function failure(error: unknown): unknown {
+    if (error instanceof RestUnreachableError) {
+      if (error.status !== undefined) return cliErrors.unreadableAnswer(baseUrl, error.message);
+      const code = error.codes.find((candidate) => CONNECTION_ERRORS.has(candidate));
+      if (code) return cliErrors.unreachable(baseUrl, code);
+      return error.cause ?? error;
     }
-    const headers: Record<string, string> = { accept: "application/json, application/problem+json" };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined;
-    if (call.rawBody) {
-      headers["content-type"] = call.rawBody.contentType;
-      body = call.rawBody.text;
-    } else if (call.body !== undefined) {
-      headers["content-type"] = "application/json";
-      body = JSON.stringify(call.body);
-    }
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await request(url, { method, headers, body });
-    } catch (error) {
-      const code = connectionErrorCode(error);
-      if (code) throw cliErrors.unreachable(baseUrl, code);
-      throw error;
-    }
-    const text = await response.body.text();
-    if (response.statusCode < 400) return (text ? JSON.parse(text) : undefined) as T;
-    throw failure(response.statusCode, text);
-  }
-
-  function failure(status: number, text: string): CliError {
-    let problem: Problem | undefined;
-    try {
-      const parsed = JSON.parse(text) as Problem;
-      if (parsed && typeof parsed === "object" && typeof parsed.detail === "string") problem = { ...parsed, status };
-    } catch {
-      // not JSON: reported below as an unexpected answer
-    }
+    if (!(error instanceof RestProblemError)) return error;
+    const { status, problem, text } = error;
     // A refused bearer token means the stored login is no good; wrong passwords keep their own message.
     if (status === 401 && options.token && problem?.code !== "BAD_CREDENTIALS") return cliErrors.loginRejected(baseUrl);
     if (!problem) return cliErrors.unexpectedAnswer(baseUrl, status, text.slice(0, 120).trim());
-    return cliErrors.problem(status, problem.code ?? `HTTP_${status}`, problemMessage(problem));
+    return cliErrors.problem(status, problem.code ?? `HTTP_${status}`, problemMessage({ ...problem, status }));
+  }
+  async function send<S extends z.ZodType | undefined>(method: RestMethod, path: string, call?: RestRequest<S>) {
+    try {
+      return await rest.send(method, path, call);
+    } catch (error) {
+      throw failure(error);
+    }
   }
 
   return {
     baseUrl,
     send,
-    get: (path, more) => send("GET", path, more),
-    post: (path, body, more) => send("POST", path, { ...more, body }),
-    put: (path, body, more) => send("PUT", path, { ...more, body }),
-    delete: async (path, more) => {
-      await send("DELETE", path, more);
+    get: (path, answer, more) => send("GET", path, { ...more, answer }) as never,
+    post: (path, body, answer) => send("POST", path, { body, answer }),
+    put: (path, body, answer) => send("PUT", path, { body, answer }),
+    delete: async (path) => {
+      await send("DELETE", path);
     },
   };
 }

@@ -70,11 +70,30 @@ export const cliErrors = {
       EXIT_CODES.failure,
       status,
     ),
+  unreadableAnswer: (url: string, reason: string) =>
+    new CliError(
+      "UNREADABLE_ANSWER",
+      `${url}: ${reason}: is --control-plane the URL of an Atrium control plane this CLI's version can talk to?`,
+    ),
   unreadableFile: (path: string, reason: string) =>
     new CliError("FILE_UNREADABLE", `Cannot read ${path}: ${reason}`, EXIT_CODES.failure),
   emptyInput: (what: string, how: string) =>
     new CliError("EMPTY_INPUT", `No ${what} was given: ${how}`, EXIT_CODES.usage),
   cancelled: () => new CliError("CANCELLED", "Cancelled", EXIT_CODES.failure),
+  noContainerEngine: () =>
+    new CliError(
+      "NO_CONTAINER_ENGINE",
+      "`atrium run --release` needs podman with podman-compose (apt-get install podman podman-compose), " +
+        "or Docker with its compose plugin and a running daemon; `atrium run` without --release runs the stack as local processes",
+    ),
+  imageMissing: (image: string, release: string) =>
+    new CliError(
+      "IMAGE_MISSING",
+      `The image ${image} is not on this machine: build release ${release}'s images with ` +
+        `\`hack/images/build.sh --tag ${release}\` in a clone of the repository`,
+    ),
+  composeFailed: (command: string, output: string) =>
+    new CliError("COMPOSE_FAILED", `\`${command}\` failed:\n${output}`),
   invalidResources: (invalid: number, total: number) =>
     new CliError(
       "INVALID_RESOURCES",

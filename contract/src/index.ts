@@ -6,7 +6,8 @@
  *
  * Beside it: `…/backoff` (the retry pacing gateways and the operator share), `…/json-schema`
  * (where JSON Schema nests subschemas), `…/json-depth` (the nesting scan both servers run before
- * parsing) and `…/listener` (their limits on slow and greedy clients).
+ * parsing), `…/listener` (their limits on slow and greedy clients), `…/rest` (the control plane's
+ * REST API: bodies, views, the problem document) and `…/rest-client` (the one client of that API).
  */
 export {
   ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE,

@@ -5,23 +5,21 @@
  * labels), `operator` or `admin`. A token's value is shown once; deleting a token revokes it at
  * once, open change streams included.
  */
+import {
+  createdToken,
+  type NewToken,
+  TOKEN_ROLES,
+  type TokenRole,
+  type TokenView,
+  tokenView,
+} from "@atrium/contract/rest";
 import { type Command, Option } from "commander";
-import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
 import { commaList, labelPair, positiveInteger, withExample } from "./options.ts";
+import { deleteCommand, getCommand, listCommand } from "./records.ts";
 
-interface TokenView {
-  id: string;
-  name: string;
-  role: string;
-  allowedFqdns: string[] | null;
-  requiredLabels: Record<string, string> | null;
-  expiresAt: string;
-  createdAt: string;
-  /** Only in the answer to create. */
-  token?: string;
-}
+const TOKEN_ID = { name: "token_id", description: "API token id (`atrium api-token list`)" };
 
 /** What a gateway token lets a registration advertise, in one cell. */
 function bounds(token: TokenView): string {
@@ -54,7 +52,7 @@ export function registerApiTokenCommands(program: Command, context: CliContext):
     .requiredOption("--validity-days <n>", "days until the token expires (1 to 3650)", positiveInteger)
     .addOption(
       new Option("--role <role>", "gateway: registers gateways; operator: the Kubernetes operator; admin: automation")
-        .choices(["gateway", "operator", "admin"])
+        .choices(TOKEN_ROLES)
         .default("gateway"),
     )
     .option(
@@ -70,17 +68,23 @@ export function registerApiTokenCommands(program: Command, context: CliContext):
     .action(
       async (
         name: string,
-        options: { validityDays: number; role: string; allowedFqdn?: string[]; requiredLabel?: Record<string, string> },
+        options: {
+          validityDays: number;
+          role: TokenRole;
+          allowedFqdn?: string[];
+          requiredLabel?: Record<string, string>;
+        },
         command: Command,
       ) => {
         const { api } = context.session(command);
-        const created = await api.post<TokenView>("/api-tokens", {
+        const body: NewToken = {
           name,
           validityDays: options.validityDays,
           role: options.role,
           ...(options.allowedFqdn ? { allowedFqdns: options.allowedFqdn } : {}),
           ...(options.requiredLabel ? { requiredLabels: options.requiredLabel } : {}),
-        });
+        };
+        const created = await api.post("/api-tokens", body, createdToken);
         context.print(command, created, {
           columns: ["id", "name", "role", "token", { header: "EXPIRES", value: (t) => t.expiresAt }],
         });
@@ -100,35 +104,27 @@ export function registerApiTokenCommands(program: Command, context: CliContext):
     "atrium api-token create k8s-operator --role operator --validity-days 365 --output json",
   );
 
-  const list = apiToken
-    .command("list")
-    .description("list API tokens with their ids, roles and bounds (values are never shown again)")
-    .action(async (_options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      const { items } = await api.get<{ items: TokenView[] }>("/api-tokens");
-      context.print(command, items, { columns: COLUMNS, empty: "No API tokens." });
-    });
-  withExample(list, "atrium api-token list");
-
-  const get = apiToken
-    .command("get")
-    .description("show one API token: its role, bounds and expiry (never its value)")
-    .argument("<token_id>", "API token id (`atrium api-token list`)")
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      const token = await api.get<TokenView>(`/api-tokens/${segment(id)}`);
-      context.print(command, token, { columns: COLUMNS });
-    });
-  withExample(get, "atrium api-token get 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d -o json");
-
-  const remove = apiToken
-    .command("delete")
-    .description("revoke an API token at once: its open change streams end and it can no longer register or sync")
-    .argument("<token_id>", "API token id (`atrium api-token list`)")
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      await api.delete(`/api-tokens/${segment(id)}`);
-      context.print(command, { id, deleted: true }, { message: `Revoked API token ${id}.` });
-    });
-  withExample(remove, "atrium api-token delete 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d");
+  listCommand(apiToken, context, {
+    description: "list API tokens with their ids, roles and bounds (values are never shown again)",
+    path: "/api-tokens",
+    view: tokenView,
+    columns: COLUMNS,
+    empty: "No API tokens.",
+    examples: ["atrium api-token list"],
+  });
+  getCommand(apiToken, context, {
+    description: "show one API token: its role, bounds and expiry (never its value)",
+    path: "/api-tokens",
+    view: tokenView,
+    id: TOKEN_ID,
+    rows: COLUMNS,
+    examples: ["atrium api-token get 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d -o json"],
+  });
+  deleteCommand(apiToken, context, {
+    description: "revoke an API token at once: its open change streams end and it can no longer register or sync",
+    path: "/api-tokens",
+    id: TOKEN_ID,
+    done: (id) => `Revoked API token ${id}.`,
+    examples: ["atrium api-token delete 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"],
+  });
 }

@@ -3,6 +3,7 @@
  * settings. A plan has one client-authentication mode: none, a generated API key (shown once,
  * at creation or renewal: only its hash is stored) or OAuth 2.0 bearer tokens from an issuer.
  */
+import { type PlanWithKey, planView, planWithKey } from "@atrium/contract/rest";
 import type { Command } from "commander";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
@@ -16,24 +17,11 @@ import {
   settingsFromFlags,
   updatedClientAuth,
 } from "./plan-settings.ts";
+import { deleteCommand, getCommand, listCommand } from "./records.ts";
 
-interface PlanView {
-  id: string;
-  name: string;
-  serviceId: string;
-  backendEndpoint: string;
-  hasApiKey: boolean;
-  oauth?: OAuthSettings;
-  audit?: boolean;
-  toolExposureMode?: string;
-  backendTimeoutMs?: number;
-  includedOperations?: string[];
-  excludedOperations?: string[];
-  createdAt: string;
-  updatedAt: string;
-  /** Only in the answers to create and renew. */
-  apiKey?: string;
-}
+/** A plan as shown; `apiKey` only in the answers to create, update and renew. */
+type PlanView = PlanWithKey;
+const PLAN_ID = { name: "configuration_plan_id", description: "Configuration Plan id" };
 
 /** How clients authenticate to the plan's endpoints. */
 function clientAuth(plan: PlanView): string {
@@ -154,7 +142,7 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
             }
           : {}),
       };
-      const created = await api.post<PlanView>("/configuration-plans", body);
+      const created = await api.post("/configuration-plans", body, planWithKey);
       context.print(command, created, { columns: recordRows(created) });
       if (created.apiKey) context.note(command, `\n${API_KEY_NOTE}`);
     });
@@ -173,7 +161,7 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
   addPlanSettingOptions(update, "update").action(async (id: string, options: UpdateOptions, command: Command) => {
     const { api } = context.session(command);
     const path = `/configuration-plans/${segment(id)}`;
-    const current = await api.get<PlanView>(path);
+    const current = await api.get(path, planView);
     const auth = updatedClientAuth(current, options);
     const { oauth: _oauth, ...kept } = settingsOfRecord(current);
     const body = {
@@ -182,7 +170,7 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
       ...auth,
       ...settingsFromFlags(options),
     };
-    const updated = await api.put<PlanView>(path, body);
+    const updated = await api.put(path, body, planWithKey);
     context.print(command, updated, { columns: recordRows(updated) });
     if (updated.apiKey) context.note(command, `\n${API_KEY_NOTE}`);
   });
@@ -195,47 +183,36 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
   const renew = config
     .command("renew-api-key")
     .description("replace a plan's API key; the old key stops working at once (no overlap)")
-    .argument("<configuration_plan_id>", "Configuration Plan id")
+    .argument(`<${PLAN_ID.name}>`, PLAN_ID.description)
     .action(async (id: string, _options: unknown, command: Command) => {
       const { api } = context.session(command);
-      const renewed = await api.post<PlanView>(`/configuration-plans/${segment(id)}/renew-api-key`);
+      const renewed = await api.post(`/configuration-plans/${segment(id)}/renew-api-key`, undefined, planWithKey);
       context.print(command, renewed, { columns: ["id", "name", "apiKey"] });
       context.note(command, `\n${API_KEY_NOTE}`);
     });
   withExample(renew, "atrium config renew-api-key 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b --output json");
 
-  const list = config
-    .command("list")
-    .description("list Configuration Plans")
-    .action(async (_options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      const { items } = await api.get<{ items: PlanView[] }>("/configuration-plans");
-      context.print(command, items, {
-        columns: LIST_COLUMNS,
-        empty: "No configuration plans: create one with `atrium config create`.",
-      });
-    });
-  withExample(list, "atrium config list");
-
-  const get = config
-    .command("get")
-    .description("show a Configuration Plan with all its settings")
-    .argument("<configuration_plan_id>", "Configuration Plan id")
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      const plan = await api.get<PlanView>(`/configuration-plans/${segment(id)}`);
-      context.print(command, plan, { columns: recordRows(plan) });
-    });
-  withExample(get, "atrium config get 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b");
-
-  const remove = config
-    .command("delete")
-    .description("delete a Configuration Plan (its Expositions must be deleted first)")
-    .argument("<configuration_plan_id>", "Configuration Plan id")
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      await api.delete(`/configuration-plans/${segment(id)}`);
-      context.print(command, { id, deleted: true }, { message: `Deleted configuration plan ${id}.` });
-    });
-  withExample(remove, "atrium config delete 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b");
+  listCommand(config, context, {
+    description: "list Configuration Plans",
+    path: "/configuration-plans",
+    view: planView,
+    columns: LIST_COLUMNS,
+    empty: "No configuration plans: create one with `atrium config create`.",
+    examples: ["atrium config list"],
+  });
+  getCommand(config, context, {
+    description: "show a Configuration Plan with all its settings",
+    path: "/configuration-plans",
+    view: planView,
+    id: PLAN_ID,
+    rows: recordRows,
+    examples: ["atrium config get 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b"],
+  });
+  deleteCommand(config, context, {
+    description: "delete a Configuration Plan (its Expositions must be deleted first)",
+    path: "/configuration-plans",
+    id: PLAN_ID,
+    done: (id) => `Deleted configuration plan ${id}.`,
+    examples: ["atrium config delete 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b"],
+  });
 }

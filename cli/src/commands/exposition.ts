@@ -3,24 +3,19 @@
  * ENDPOINTS are the FQDNs of the live gateways the group selects; its PROBLEMS, the gateways
  * that received it but do not serve it, and why.
  */
+import { expositionView, planView } from "@atrium/contract/rest";
 import type { Command } from "commander";
+import type { z } from "zod";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
 import { positiveInteger, withExample } from "./options.ts";
+import { deleteCommand, getCommand, listCommand } from "./records.ts";
 
-interface ExpositionView {
-  id: string;
-  name: string;
-  configurationPlanId: string;
-  gatewayGroupId: number;
-  gatewayGroup: { id: number; name: string };
-  endpoints: string[];
-  /** Absent from control planes that predate problem reports. */
-  problems?: { gatewayId: string; message: string; at: string }[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** The contract's view; `problems` is absent from control planes that predate problem reports. */
+const exposition = expositionView.partial({ problems: true });
+type ExpositionView = z.output<typeof exposition>;
+const EXPOSITION_ID = { name: "exposition_id", description: "Exposition id" };
 
 const groupText = (e: ExpositionView) => `${e.gatewayGroup.name} (${e.gatewayGroup.id})`;
 const endpointsText = (e: ExpositionView) =>
@@ -75,12 +70,12 @@ export function registerExpositionCommands(program: Command, context: CliContext
       const { api } = context.session(command);
       const name =
         options.name ??
-        (await api.get<{ name: string }>(`/configuration-plans/${segment(options.configuration)}`)).name;
-      const created = await api.post<ExpositionView>("/expositions", {
-        name,
-        configurationPlanId: options.configuration,
-        gatewayGroupId: options.gatewayGroup,
-      });
+        (await api.get(`/configuration-plans/${segment(options.configuration)}`, planView.pick({ name: true }))).name;
+      const created = await api.post(
+        "/expositions",
+        { name, configurationPlanId: options.configuration, gatewayGroupId: options.gatewayGroup },
+        exposition,
+      );
       context.print(command, created, { columns: RECORD_ROWS });
     });
   withExample(
@@ -89,37 +84,27 @@ export function registerExpositionCommands(program: Command, context: CliContext
     "atrium expo create --configuration <plan_id> --gateway-group 2 --name petstore-eu --output json",
   );
 
-  const get = expo
-    .command("get")
-    .description("show an Exposition with its Gateway Group, ENDPOINTS and the PROBLEMS gateways reported")
-    .argument("<exposition_id>", "Exposition id")
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      context.print(command, await api.get<ExpositionView>(`/expositions/${segment(id)}`), { columns: RECORD_ROWS });
-    });
-  withExample(get, "atrium expo get 0b7e2d4c-5f6a-4e8b-9c1d-2a3b4c5d6e7f");
-
-  const list = expo
-    .command("list")
-    .description("list Expositions")
-    .action(async (_options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      const { items } = await api.get<{ items: ExpositionView[] }>("/expositions");
-      context.print(command, items, {
-        columns: LIST_COLUMNS,
-        empty: "No expositions: create one with `atrium expo create`.",
-      });
-    });
-  withExample(list, "atrium expo list");
-
-  const remove = expo
-    .command("delete")
-    .description("delete an Exposition; gateways stop serving it")
-    .argument("<exposition_id>", "Exposition id")
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      await api.delete(`/expositions/${segment(id)}`);
-      context.print(command, { id, deleted: true }, { message: `Deleted exposition ${id}.` });
-    });
-  withExample(remove, "atrium expo delete 0b7e2d4c-5f6a-4e8b-9c1d-2a3b4c5d6e7f");
+  getCommand(expo, context, {
+    description: "show an Exposition with its Gateway Group, ENDPOINTS and the PROBLEMS gateways reported",
+    path: "/expositions",
+    view: exposition,
+    id: EXPOSITION_ID,
+    rows: RECORD_ROWS,
+    examples: ["atrium expo get 0b7e2d4c-5f6a-4e8b-9c1d-2a3b4c5d6e7f"],
+  });
+  listCommand(expo, context, {
+    description: "list Expositions",
+    path: "/expositions",
+    view: exposition,
+    columns: LIST_COLUMNS,
+    empty: "No expositions: create one with `atrium expo create`.",
+    examples: ["atrium expo list"],
+  });
+  deleteCommand(expo, context, {
+    description: "delete an Exposition; gateways stop serving it",
+    path: "/expositions",
+    id: EXPOSITION_ID,
+    done: (id) => `Deleted exposition ${id}.`,
+    examples: ["atrium expo delete 0b7e2d4c-5f6a-4e8b-9c1d-2a3b4c5d6e7f"],
+  });
 }

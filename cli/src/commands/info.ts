@@ -1,15 +1,10 @@
 /**
  * `atrium info`: the control plane's runtime version next to the CLI's, and who is logged in where.
  */
+import { infoView } from "@atrium/contract/rest";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { withExample } from "./options.ts";
-
-interface ControlPlaneInfo {
-  version: string;
-  node: string;
-  database: string;
-}
 
 export function registerInfoCommand(program: Command, context: CliContext): void {
   const info = program
@@ -17,7 +12,7 @@ export function registerInfoCommand(program: Command, context: CliContext): void
     .description("show the control plane's version, the CLI's, and the login in use")
     .action(async (_options: unknown, command: Command) => {
       const { api, credentials } = context.session(command);
-      const remote = await api.get<ControlPlaneInfo>("/info");
+      const remote = await api.get("/info", infoView);
       context.print(command, {
         controlPlaneVersion: remote.version,
         cliVersion: context.version,

@@ -2,6 +2,7 @@
  * `atrium login` and `atrium logout`: a bearer token for an organization, kept in the config
  * folder (see config.ts) for the other commands, and revoked on the server when logging out.
  */
+import { loginAnswer } from "@atrium/contract/rest";
 import type { Command } from "commander";
 import { apiClient } from "../api.ts";
 import { clearCredentials, credentialsPath, loadCredentials, saveCredentials } from "../config.ts";
@@ -42,11 +43,11 @@ export function registerLoginCommands(program: Command, context: CliContext): vo
         },
       );
       const api = apiClient({ baseUrl });
-      const session = await api.post<{ token: string; expiresAt: string }>("/login", {
-        organization: options.organization,
-        username: options.username,
-        password,
-      });
+      const session = await api.post(
+        "/login",
+        { organization: options.organization, username: options.username, password },
+        loginAnswer,
+      );
       const file = saveCredentials(
         {
           controlPlaneUrl: api.baseUrl,

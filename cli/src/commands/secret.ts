@@ -2,19 +2,13 @@
  * `atrium secret` (backend secrets, encrypted at rest, write-only) and `atrium admin reencrypt`
  * (moves every stored secret to the active encryption key after a key rotation).
  */
+import { reencryptReport, type SecretView, secretView } from "@atrium/contract/rest";
 import type { Command } from "commander";
-import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import { readSecret } from "../input.ts";
 import type { Column } from "../output.ts";
 import { withExample } from "./options.ts";
-
-interface SecretView {
-  id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
+import { deleteCommand, listCommand } from "./records.ts";
 
 const COLUMNS: Column<SecretView>[] = ["id", "name", "createdAt", "updatedAt"];
 
@@ -43,7 +37,7 @@ export function registerSecretCommands(program: Command, context: CliContext): v
           pipeExample: `printf '%s' "$VALUE" | atrium secret create ${name} --value-stdin`,
         },
       );
-      const created = await api.post<SecretView>("/secrets", { name, value });
+      const created = await api.post("/secrets", { name, value }, secretView);
       context.print(command, created);
     });
   withExample(
@@ -52,26 +46,21 @@ export function registerSecretCommands(program: Command, context: CliContext): v
     "atrium secret create petstore-token    # prompts for the value",
   );
 
-  const list = secret
-    .command("list")
-    .description("list backend secrets (names and ids; values are never returned)")
-    .action(async (_options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      const { items } = await api.get<{ items: SecretView[] }>("/secrets");
-      context.print(command, items, { columns: COLUMNS, empty: "No secrets." });
-    });
-  withExample(list, "atrium secret list");
-
-  const remove = secret
-    .command("delete")
-    .description("delete a backend secret")
-    .argument("<secret_id>", "secret id (`atrium secret list`)")
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      await api.delete(`/secrets/${segment(id)}`);
-      context.print(command, { id, deleted: true }, { message: `Deleted secret ${id}.` });
-    });
-  withExample(remove, "atrium secret delete 2c4e6a8b-1d3f-4b5d-9e7f-0a1b2c3d4e5f");
+  listCommand(secret, context, {
+    description: "list backend secrets (names and ids; values are never returned)",
+    path: "/secrets",
+    view: secretView,
+    columns: COLUMNS,
+    empty: "No secrets.",
+    examples: ["atrium secret list"],
+  });
+  deleteCommand(secret, context, {
+    description: "delete a backend secret",
+    path: "/secrets",
+    id: { name: "secret_id", description: "secret id (`atrium secret list`)" },
+    done: (id) => `Deleted secret ${id}.`,
+    examples: ["atrium secret delete 2c4e6a8b-1d3f-4b5d-9e7f-0a1b2c3d4e5f"],
+  });
 
   const admin = program.command("admin").description("platform administration (platform admins only)");
   withExample(admin, "atrium admin reencrypt");
@@ -84,7 +73,7 @@ export function registerSecretCommands(program: Command, context: CliContext): v
     )
     .action(async (_options: unknown, command: Command) => {
       const { api } = context.session(command);
-      context.print(command, await api.post<Record<string, unknown>>("/admin/reencrypt"));
+      context.print(command, await api.post("/admin/reencrypt", undefined, reencryptReport));
     });
   withExample(reencrypt, "atrium admin reencrypt --output json");
 }

@@ -4,31 +4,16 @@
  */
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
+import { type OperationSummary, type ServiceView, serviceDetail, serviceView } from "@atrium/contract/rest";
 import type { Command } from "commander";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import { cliErrors } from "../errors.ts";
 import type { Column } from "../output.ts";
 import { withExample } from "./options.ts";
+import { deleteCommand, listCommand } from "./records.ts";
 
-interface ServiceView {
-  id: string;
-  name: string;
-  version: string;
-  description?: string;
-  title: string;
-  openapiVersion: string;
-  servers: string[];
-  operationCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-interface Operation {
-  operationId: string;
-  method: string;
-  path: string;
-  summary?: string;
-}
+const SERVICE_ID = { name: "service_id", description: "Service id" };
 
 const LIST_COLUMNS: Column<ServiceView>[] = [
   "id",
@@ -38,7 +23,7 @@ const LIST_COLUMNS: Column<ServiceView>[] = [
   { header: "OPERATIONS", value: (s) => s.operationCount },
   { header: "CREATED", value: (s) => s.createdAt },
 ];
-const OPERATION_COLUMNS: Column<Operation>[] = [
+const OPERATION_COLUMNS: Column<OperationSummary>[] = [
   { header: "OPERATION ID", value: (o) => o.operationId },
   { header: "METHOD", value: (o) => o.method.toUpperCase() },
   "path",
@@ -83,7 +68,7 @@ export function registerServiceCommands(program: Command, context: CliContext): 
       };
       let created: ServiceView;
       if (isHttpUrl(source)) {
-        created = await api.post<ServiceView>("/services", { ...fields, openapi: { url: source } });
+        created = await api.post("/services", { ...fields, openapi: { url: source } }, serviceView);
       } else {
         let text: string;
         try {
@@ -95,7 +80,8 @@ export function registerServiceCommands(program: Command, context: CliContext): 
             code === "ENOENT" ? "no such file (give a path to an OpenAPI document, or an http(s) URL)" : String(code),
           );
         }
-        created = await api.post<ServiceView>("/services/import", undefined, {
+        created = await api.send("POST", "/services/import", {
+          answer: serviceView,
           query: fields,
           rawBody: { text, contentType: documentContentType(source, text) },
         });
@@ -108,26 +94,22 @@ export function registerServiceCommands(program: Command, context: CliContext): 
     "atrium service import https://petstore3.swagger.io/api/v3/openapi.json --name petstore --version 3 --output json",
   );
 
-  const list = service
-    .command("list")
-    .description("list Services")
-    .action(async (_options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      const { items } = await api.get<{ items: ServiceView[] }>("/services");
-      context.print(command, items, {
-        columns: LIST_COLUMNS,
-        empty: "No services: import one with `atrium service import`.",
-      });
-    });
-  withExample(list, "atrium service list");
+  listCommand(service, context, {
+    description: "list Services",
+    path: "/services",
+    view: serviceView,
+    columns: LIST_COLUMNS,
+    empty: "No services: import one with `atrium service import`.",
+    examples: ["atrium service list"],
+  });
 
   const get = service
     .command("get")
     .description("show a Service and its operations")
-    .argument("<service_id>", "Service id")
+    .argument(`<${SERVICE_ID.name}>`, SERVICE_ID.description)
     .action(async (id: string, _options: unknown, command: Command) => {
       const { api } = context.session(command);
-      const detail = await api.get<ServiceView & { operations: Operation[] }>(`/services/${segment(id)}`);
+      const detail = await api.get(`/services/${segment(id)}`, serviceDetail);
       if (context.settings(command).output !== "table") {
         context.print(command, detail);
         return;
@@ -139,14 +121,11 @@ export function registerServiceCommands(program: Command, context: CliContext): 
     });
   withExample(get, "atrium service get 3f2c9a7e-1b4d-4c52-9a8e-2f1d0c6b7a91");
 
-  const remove = service
-    .command("delete")
-    .description("delete a Service (its Configuration Plans must be deleted first)")
-    .argument("<service_id>", "Service id")
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const { api } = context.session(command);
-      await api.delete(`/services/${segment(id)}`);
-      context.print(command, { id, deleted: true }, { message: `Deleted service ${id}.` });
-    });
-  withExample(remove, "atrium service delete 3f2c9a7e-1b4d-4c52-9a8e-2f1d0c6b7a91");
+  deleteCommand(service, context, {
+    description: "delete a Service (its Configuration Plans must be deleted first)",
+    path: "/services",
+    id: SERVICE_ID,
+    done: (id) => `Deleted service ${id}.`,
+    examples: ["atrium service delete 3f2c9a7e-1b4d-4c52-9a8e-2f1d0c6b7a91"],
+  });
 }

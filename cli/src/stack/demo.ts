@@ -4,16 +4,20 @@
  * file). Idempotent: a second run reuses what exists and renews the key, because a key is only
  * ever shown when it is created.
  */
+import {
+  expositionView,
+  gatewayGroupView,
+  listOf,
+  organizationView,
+  planWithKey,
+  serviceView,
+} from "@atrium/contract/rest";
+import type { z } from "zod";
 import type { ApiClient } from "../api.ts";
 
 export interface DemoEndpoint {
   endpoint: string;
   apiKey: string;
-}
-
-interface Named {
-  id: string | number;
-  name: string;
 }
 
 const NAME = "demo-petstore";
@@ -22,43 +26,43 @@ export async function setUpDemo(
   api: ApiClient,
   options: { backendUrl: string; gatewayUrl: string },
 ): Promise<DemoEndpoint> {
-  const find = async (path: string) =>
-    (await api.get<{ items: Named[] }>(path)).items.find((item) => item.name === NAME);
+  const find = async <S extends z.ZodType<{ name: string }>>(path: string, view: S, name = NAME) =>
+    (await api.get(path, listOf(view))).items.find((item) => item.name === name);
   const service =
-    (await find("/services")) ??
-    (await api.post<Named>("/services", {
-      name: NAME,
-      version: "1.0.0",
-      openapi: { url: `${options.backendUrl}/openapi.json` },
-    }));
+    (await find("/services", serviceView)) ??
+    (await api.post(
+      "/services",
+      { name: NAME, version: "1.0.0", openapi: { url: `${options.backendUrl}/openapi.json` } },
+      serviceView,
+    ));
   const group =
-    (await api.get<{ items: Named[] }>("/gateway-groups")).items.find((g) => g.name === "local") ??
-    (await api.post<Named>("/gateway-groups", {
-      name: "local",
-      description: "The local stack's gateway",
-      labels: { env: "local" },
-    }));
-  const existingPlan = await find("/configuration-plans");
+    (await find("/gateway-groups", gatewayGroupView, "local")) ??
+    (await api.post(
+      "/gateway-groups",
+      { name: "local", description: "The local stack's gateway", labels: { env: "local" } },
+      gatewayGroupView,
+    ));
+  const existingPlan = await find("/configuration-plans", planWithKey);
+  // Asked for, so always in the answer: a missing key is a broken control plane.
+  const withApiKey = planWithKey.required({ apiKey: true });
   let apiKey: string;
-  let planId: string | number;
+  let planId: string;
   if (existingPlan) {
     planId = existingPlan.id;
-    apiKey = (await api.post<{ apiKey: string }>(`/configuration-plans/${planId}/renew-api-key`)).apiKey;
+    apiKey = (await api.post(`/configuration-plans/${planId}/renew-api-key`, undefined, withApiKey)).apiKey;
   } else {
-    const plan = await api.post<Named & { apiKey: string }>("/configuration-plans", {
-      name: NAME,
-      serviceId: service.id,
-      backendEndpoint: options.backendUrl,
-      apiKey: true,
-      audit: true,
-    });
+    const plan = await api.post(
+      "/configuration-plans",
+      { name: NAME, serviceId: service.id, backendEndpoint: options.backendUrl, apiKey: true, audit: true },
+      withApiKey,
+    );
     planId = plan.id;
     apiKey = plan.apiKey;
   }
-  if (!(await find("/expositions"))) {
+  if (!(await find("/expositions", expositionView))) {
     await api.post("/expositions", { name: NAME, configurationPlanId: planId, gatewayGroupId: group.id });
   }
-  const organization = (await api.get<{ name: string }>("/organization")).name;
+  const organization = (await api.get("/organization", organizationView)).name;
   return { endpoint: `${options.gatewayUrl}/mcp/${organization}/${NAME}`, apiKey };
 }
 

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createdToken, loginAnswer } from "@atrium/contract/rest";
 import ora from "ora";
 import { type ApiClient, apiClient } from "../api.ts";
 import { loadCredentials, saveCredentials } from "../config.ts";
@@ -160,7 +161,7 @@ function createPrivateFile(file: string): void {
 /** Logged in as the admin: with the first-start password, or the stored login of a later start. */
 async function adminApi(url: string, admin: RunResult["admin"], io: CliIo) {
   if (admin) {
-    const login = await apiClient({ baseUrl: url }).post<{ token: string; expiresAt: string }>("/login", admin);
+    const login = await apiClient({ baseUrl: url }).post("/login", admin, loginAnswer);
     saveCredentials(
       {
         controlPlaneUrl: url,
@@ -183,10 +184,11 @@ async function adminApi(url: string, admin: RunResult["admin"], io: CliIo) {
 /** The gateway's API token: created once (valid ten years), kept 0600 in the stack folder. */
 async function gatewayToken(api: () => Promise<ApiClient>, file: string): Promise<string> {
   if (existsSync(file)) return file;
-  const created = await (await api()).post<{ token: string }>("/api-tokens", {
-    name: `local-gateway-${randomBytes(3).toString("hex")}`,
-    validityDays: 3650,
-  });
+  const created = await (await api()).post(
+    "/api-tokens",
+    { name: `local-gateway-${randomBytes(3).toString("hex")}`, validityDays: 3650 },
+    createdToken,
+  );
   writeFileSync(file, `${created.token}\n`, { mode: 0o600 });
   return file;
 }
