@@ -44,6 +44,10 @@ export async function createNetwork(): Promise<void> {
   await inNs(["addr", "add", `${POD_GATEWAY}/${POD_CIDR.split("/")[1]}`, "dev", BRIDGE]);
   await inNs(["link", "set", BRIDGE, "up"]);
   for (const range of [POD_CIDR, SERVICE_CIDR]) await ip(["route", "add", range, "via", NODE_IP, "dev", HOST_LINK]);
+  // Without a default route, the namespace's own processes (the API server calling an admission
+  // webhook's Service) need a route for the Service range, or connect() fails before kube-proxy's
+  // OUTPUT DNAT runs; after DNAT the pod's bridge route applies.
+  await inNs(["route", "add", SERVICE_CIDR, "dev", BRIDGE]);
   // Inside the namespace only: forwarding between the veth and the bridge, and bridged pod-to-pod
   // traffic through iptables so a Service reply from a pod on the same bridge is un-NATed.
   await run("ip", [
