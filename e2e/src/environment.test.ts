@@ -2,8 +2,8 @@
  * What every e2e scenario relies on, checked on whichever environment runs (the local one-node
  * cluster by default, kind under hack/kind-e2e.sh): Ready nodes, a Deployment of a locally built
  * image becoming Available, a ClusterIP Service spreading requests over its pods, in-cluster DNS,
- * `kubectl logs` (API server → kubelet), and images loaded from podman. An environment that does
- * not start fails the suite.
+ * `kubectl logs` (API server → kubelet), persistent volumes of the default StorageClass, and images
+ * loaded from podman. An environment that does not start fails the suite.
  */
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
@@ -82,6 +82,45 @@ describe("the e2e environment", () => {
     expect(answers).toHaveLength(20);
     // Every answer came from one of the two pods, and the Service used both (2^-19 odds otherwise).
     expect(new Set(answers)).toEqual(new Set(pods));
+  }, 300_000);
+
+  it("binds a PersistentVolumeClaim of the default StorageClass, and a pod writes to it", async () => {
+    const claim = {
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name: "data", namespace: NAMESPACE },
+      spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "16Mi" } } },
+    };
+    const pod = (name: string, script: string) => ({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name, namespace: NAMESPACE },
+      spec: {
+        restartPolicy: "Never",
+        containers: [
+          {
+            name,
+            image: env.busyboxImage,
+            imagePullPolicy: "Never",
+            command: ["/bin/busybox", "sh", "-c", script],
+            volumeMounts: [{ name: "data", mountPath: "/data" }],
+          },
+        ],
+        volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data" } }],
+      },
+    });
+    const items = [claim, pod("writer", "echo kept > /data/file")];
+    await env.kubectl(["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "List", items }));
+    await env.kubectl([
+      ...["-n", NAMESPACE, "wait", "pod/writer", "--for=jsonpath={.status.phase}=Succeeded", "--timeout=120s"],
+    ]);
+    // A second pod sees what the first wrote: the data lives in the volume, not in a container.
+    await env.kubectl(["apply", "-f", "-"], JSON.stringify(pod("reader", "/bin/busybox cat /data/file")));
+    await env.kubectl([
+      ...["-n", NAMESPACE, "wait", "pod/reader", "--for=jsonpath={.status.phase}=Succeeded", "--timeout=120s"],
+    ]);
+    expect(await env.kubectl(["-n", NAMESPACE, "logs", "reader"])).toBe("kept\n");
+    expect(await env.kubectl(["-n", NAMESPACE, "get", "pvc", "data", "-o", "jsonpath={.status.phase}"])).toBe("Bound");
   }, 300_000);
 
   it("loads an image from podman onto the nodes", async () => {

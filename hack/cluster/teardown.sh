@@ -8,7 +8,7 @@
 #  3. kills every other process whose command line names the run folder (containerd and its shims,
 #     kube-proxy, kube-apiserver, etcd), then any container runc still knows in the run's runc root;
 #  4. unmounts everything under the run folder, deletes the network namespace (with the veth and
-#     the host routes) when this run owns it, and removes the folder.
+#     the host routes) and the host-path volumes when this run owns them, and removes the folder.
 set -uo pipefail
 dir=${1:?usage: teardown.sh <run folder>}
 dir=${dir%/}
@@ -83,5 +83,7 @@ if [ -n "${NETNS:-}" ] && [ -n "${OWNER_FILE:-}" ] && [ "$(cut -d' ' -f2 "$OWNER
   # The owner file first: the next run takes the namespace, and then writes its own owner file.
   rm -f "$OWNER_FILE"
   ip netns del "$NETNS" 2>/dev/null
+  # Volumes of the built-in host-path provisioner (a path fixed in Kubernetes; one cluster per machine).
+  rm -rf /tmp/hostpath_pv
 fi
 rm -rf -- "$dir"

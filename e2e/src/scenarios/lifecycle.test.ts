@@ -304,6 +304,9 @@ describe("an Atrium installation on a real cluster", () => {
     if (!encoded) throw new Error("the Secret petstore-plan-api-key is empty");
     apiKey = Buffer.from(encoded, "base64").toString("utf8");
 
+    // The backend answers only with the backend secret, which the gateway adds from the SecretSource.
+    const unauthenticated = await http.fetch(`${petstoreBackendUrl(SAMPLES_NAMESPACE).replace(".cluster.local", "")}/pets`);
+    expect(unauthenticated.status).toBe(401);
     await toolCallWorks("listPets through the gateway Service");
     session = await connect();
     const { tools } = await session.client.listTools();

@@ -46,6 +46,7 @@ import {
 import { acquireCluster, type Release } from "./lock.ts";
 import { createNetwork } from "./network.ts";
 import { makeClusterPki } from "./pki.ts";
+import { storageClassManifest } from "./storage.ts";
 import { TEARDOWN_SCRIPT, teardown, teardownSync } from "./teardown.ts";
 
 const run = promisify(execFile);
@@ -221,6 +222,7 @@ export async function startCluster(options: TestClusterOptions = {}): Promise<Te
       "--use-service-account-credentials=true",
       `--service-cluster-ip-range=${SERVICE_CIDR}`,
       "--cluster-name=atrium-cluster",
+      "--enable-hostpath-provisioner=true",
     ]);
     launch("kube-scheduler", bin("kube-scheduler"), [
       `--kubeconfig=${pki.kubeconfigs["kube-scheduler"]}`,
@@ -245,12 +247,13 @@ export async function startCluster(options: TestClusterOptions = {}): Promise<Te
     );
     step(`node ${NODE_NAME} Ready`);
 
-    await kubectlRun(["apply", "-f", "-"], JSON.stringify(corednsManifests(coredns)));
+    const addons = { apiVersion: "v1", kind: "List", items: [...corednsManifests(coredns), storageClassManifest()] };
+    await kubectlRun(["apply", "-f", "-"], JSON.stringify(addons));
     await whileAlive(
       children,
       waitForRollout(kubectlRun, "kube-system", "deployment/coredns", WORKLOAD_READY_TIMEOUT_MS),
     );
-    step("CoreDNS available: cluster ready");
+    step("CoreDNS available, default StorageClass `standard`: cluster ready");
 
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(kubeconfigPath);
