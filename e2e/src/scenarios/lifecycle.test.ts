@@ -305,7 +305,7 @@ describe("an Atrium installation on a real cluster", () => {
     apiKey = Buffer.from(encoded, "base64").toString("utf8");
 
     // The backend answers only with the backend secret, which the gateway adds from the SecretSource.
-    const unauthenticated = await http.fetch(`${petstoreBackendUrl(SAMPLES_NAMESPACE).replace(".cluster.local", "")}/pets`);
+    const unauthenticated = await http.fetch(`${petstoreBackendUrl(SAMPLES_NAMESPACE)}/pets`);
     expect(unauthenticated.status).toBe(401);
     await toolCallWorks("listPets through the gateway Service");
     session = await connect();
