@@ -2,8 +2,9 @@
  * What every e2e scenario relies on, checked on whichever environment runs (the local one-node
  * cluster by default, kind under hack/kind-e2e.sh): Ready nodes, a Deployment of a locally built
  * image becoming Available, a ClusterIP Service spreading requests over its pods, in-cluster DNS,
- * `kubectl logs` (API server → kubelet), persistent volumes of the default StorageClass, and images
- * loaded from podman. An environment that does not start fails the suite.
+ * `kubectl logs`, `exec` and `port-forward` (API server → kubelet), persistent volumes of the
+ * default StorageClass, and images loaded from podman. An environment that does not start fails
+ * the suite.
  */
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
@@ -11,6 +12,7 @@ import { promisify } from "node:util";
 import { clientPod, echoWorkload } from "@atrium/test-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2eEnvironment, startEnvironment } from "./environment.ts";
+import { portForward } from "./port-forward.ts";
 
 const run = promisify(execFile);
 const PODMAN = resolve(import.meta.dirname, "../../hack/images/podman");
@@ -44,7 +46,7 @@ describe("the e2e environment", () => {
     }
   });
 
-  it("runs a Deployment behind a ClusterIP Service, resolved by in-cluster DNS, with kubectl logs", async () => {
+  it("runs a Deployment behind a ClusterIP Service, resolved by in-cluster DNS, with kubectl logs, exec and port-forward", async () => {
     await env.kubectl(["apply", "-f", "-"], JSON.stringify(echoWorkload(NAMESPACE, env.busyboxImage)));
     await env.kubectl(["-n", NAMESPACE, "rollout", "status", "deployment/echo", "--timeout=180s"]);
     const available = await env.kubectl([
@@ -82,6 +84,28 @@ describe("the e2e environment", () => {
     expect(answers).toHaveLength(20);
     // Every answer came from one of the two pods, and the Service used both (2^-19 odds otherwise).
     expect(new Set(answers)).toEqual(new Set(pods));
+
+    // kubectl exec (API server → kubelet → containerd's streaming server).
+    const served = await env.kubectl([
+      "-n",
+      NAMESPACE,
+      "exec",
+      `pod/${pods[0]}`,
+      "--",
+      "/bin/busybox",
+      "cat",
+      "/www/index.html",
+    ]);
+    expect(served.trim()).toBe(pods[0]);
+
+    // kubectl port-forward to the Service, from the test process.
+    const forward = await portForward(env, NAMESPACE, "service/echo", 80);
+    try {
+      const response = await fetch(`${forward.url}/`, { signal: AbortSignal.timeout(10_000) });
+      expect(pods).toContain((await response.text()).trim());
+    } finally {
+      await forward.close();
+    }
   }, 300_000);
 
   it("binds a PersistentVolumeClaim of the default StorageClass, and a pod writes to it", async () => {

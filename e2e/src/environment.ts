@@ -21,6 +21,8 @@ export interface E2eEnvironment {
   kubeConfig: KubeConfig;
   /** kubectl with this environment's kubeconfig; resolves with stdout, rejects with stderr. */
   kubectl(args: string[], input?: string): Promise<string>;
+  /** The kubectl binary, for long-running commands (port-forward.ts). */
+  kubectlPath: string;
   /** The helm binary to run with `--kubeconfig kubeconfigPath`. */
   helm: string;
   /** Puts a podman image on the nodes; pods use it with `imagePullPolicy: Never`. */
@@ -33,6 +35,8 @@ export interface E2eEnvironment {
 
 export interface E2eEnvironmentOptions {
   log?: (line: string) => void;
+  /** How long the local cluster waits for another run's cluster to stop (one per machine). */
+  waitForOtherClusterMs?: number;
 }
 
 export async function startEnvironment(options: E2eEnvironmentOptions = {}): Promise<E2eEnvironment> {
@@ -44,6 +48,7 @@ export async function startEnvironment(options: E2eEnvironmentOptions = {}): Pro
     kubeconfigPath: cluster.kubeconfigPath,
     kubeConfig: cluster.kubeConfig,
     kubectl: cluster.kubectlRun,
+    kubectlPath: cluster.kubectl,
     helm: cluster.helm,
     loadImage: cluster.loadImage,
     busyboxImage: cluster.busyboxImage,
@@ -74,6 +79,7 @@ async function kindEnvironment(clusterName: string): Promise<E2eEnvironment> {
     kubeconfigPath,
     kubeConfig,
     kubectl: (args, input) => runKubectl(kubectlBinary, kubeconfigPath, args, input),
+    kubectlPath: kubectlBinary,
     helm: process.env.HELM ?? "helm",
     loadImage,
     busyboxImage: busybox,

@@ -84,15 +84,19 @@ describe("an Atrium installation on a real cluster", () => {
   let session: { client: Client; transport: StreamableHTTPClientTransport } | undefined;
 
   beforeAll(async () => {
-    // A cold machine builds the cluster's binaries and the images first (minutes on 2 cores).
-    env = await startEnvironment({ log: (line) => line.startsWith("cluster:") && log(line) });
-    kubectl = env.kubectl;
-    dir = await mkdtemp(join(tmpdir(), "atrium-e2e-"));
-    helm = helmCommand(env.helm, env.kubeconfigPath);
+    // The images first (minutes on a cold machine), so the one cluster per machine is held briefly.
     log(`building the images (hack/images/build.sh --tag ${OLD.tag})`);
     await run("bash", [join(REPO_ROOT, "hack/images/build.sh"), "--tag", OLD.tag, "--no-measure"], {
       maxBuffer: 64 * 1024 * 1024,
     });
+    env = await startEnvironment({
+      log: (line) => line.startsWith("cluster:") && log(line),
+      // Other suites' clusters (one per machine) may run first.
+      waitForOtherClusterMs: 1_800_000,
+    });
+    kubectl = env.kubectl;
+    dir = await mkdtemp(join(tmpdir(), "atrium-e2e-"));
+    helm = helmCommand(env.helm, env.kubeconfigPath);
     for (const component of COMPONENTS) await env.loadImage(imageRef(component, OLD.tag));
 
     // PostgreSQL on this machine, at the address the node reaches it by (pods are routed through the node).
