@@ -111,7 +111,9 @@ export function apiClient(options: ApiClientOptions): ApiClient {
       return error.cause ?? error;
     }
     if (!(error instanceof RestProblemError)) return error;
-    const { status, problem, text } = error;
+    const { status, text } = error;
+    // Only an answer that says what went wrong is an Atrium problem document.
+    const problem = typeof error.problem?.detail === "string" ? error.problem : undefined;
     // A refused bearer token means the stored login is no good; wrong passwords keep their own message.
     if (status === 401 && options.token && problem?.code !== "BAD_CREDENTIALS") return cliErrors.loginRejected(baseUrl);
     if (!problem) return cliErrors.unexpectedAnswer(baseUrl, status, text.slice(0, 120).trim());

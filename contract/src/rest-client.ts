@@ -46,7 +46,7 @@ export class RestProblemError extends Error {
   readonly method: string;
   readonly path: string;
   readonly status: number;
-  /** The problem document, when the answer was one (JSON with a `detail`). */
+  /** The answer as a problem document, when it was JSON of that shape. */
   readonly problem: ProblemDocument | undefined;
   /** The answer's text, for what is not a problem document. */
   readonly text: string;
@@ -87,7 +87,7 @@ export function errorCodes(error: unknown): string[] {
     .filter((code): code is string => typeof code === "string");
 }
 
-/** A problem document, or undefined when the text is not one. */
+/** The answer as a problem document, or undefined when it is not JSON of that shape. */
 export function readProblem(text: string): ProblemDocument | undefined {
   let json: unknown;
   try {
@@ -96,7 +96,7 @@ export function readProblem(text: string): ProblemDocument | undefined {
     return undefined;
   }
   const parsed = problemDocument.safeParse(json);
-  return parsed.success && typeof parsed.data.detail === "string" ? parsed.data : undefined;
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** `http://host:port[/path]` without a trailing slash; throws a TypeError naming what is wrong. */

@@ -121,8 +121,8 @@ export async function startOperator(config: OperatorConfig, options: OperatorOpt
   const startLeading = () => {
     leading = true;
     metrics.leader.set(1);
-    controlPlane.get<{ name?: string }>("/organization").then(
-      (organization) => log.info({ organization: organization?.name, url: config.controlPlaneUrl }, "reconciling into"),
+    controlPlane.organization().then(
+      (organization) => log.info({ organization: organization.name, url: config.controlPlaneUrl }, "reconciling into"),
       (error: unknown) => log.warn({ error: describeError(error) }, "control plane not reachable yet"),
     );
     // Every object, once the caches are complete: events seen while standing by were not queued.

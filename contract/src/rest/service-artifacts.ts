@@ -8,9 +8,13 @@ import { recordName, timestamps } from "./records.ts";
 
 export type ArtifactKind = "CustomTools" | "Resources" | "Prompts";
 
-function artifact<K extends ArtifactKind, P extends string, F extends z.ZodObject>(kind: K, path: P, fields: F) {
-  const body = fields.extend({ name: recordName, serviceId: z.uuid() });
-  return { kind, path, body, view: body.extend({ id: z.string(), ...timestamps }) };
+function artifact<K extends ArtifactKind, P extends string, S extends z.ZodRawShape>(
+  kind: K,
+  path: P,
+  fields: z.ZodObject<S>,
+) {
+  const body = z.object({ ...fields.shape, name: recordName, serviceId: z.uuid() });
+  return { kind, path, body, view: z.object({ ...body.shape, id: z.string(), ...timestamps }) };
 }
 
 export const customToolsRecord = artifact("CustomTools", "/custom-tools", customToolsSpec.omit({ serviceRef: true }));

@@ -1,19 +1,58 @@
 /**
- * The control plane's REST API (`/api/v1`) as the operator uses it: JSON over an undici Pool,
- * authenticated with the operator's API token. A refused token is read again once (it may have
- * been rotated); network failures become CONTROL_PLANE_UNREACHABLE and refusals keep the
- * problem document's code and detail.
+ * The control plane's REST API (`/api/v1`) as the operator uses it: the shared client of
+ * @atrium/contract over an undici Pool, authenticated with the operator's API token, reading
+ * every record with the contract's view of its collection. A refused token is read again once
+ * (it may have been rotated); no answer (or a 502/503/504) becomes CONTROL_PLANE_UNREACHABLE and
+ * refusals keep the problem document's code and detail.
  */
+import {
+  customToolsRecord,
+  expositionView,
+  gatewayGroupView,
+  listOf,
+  organizationView,
+  planWithKey,
+  promptsRecord,
+  resourcesRecord,
+  secretView,
+  serviceView,
+} from "@atrium/contract/rest";
+import {
+  RestClient,
+  type RestMethod,
+  RestProblemError,
+  RestUnreachableError,
+  segment,
+} from "@atrium/contract/rest-client";
 import { Pool } from "undici";
-import { describeError, errors } from "../errors.ts";
+import type { z } from "zod";
+import { errors } from "../errors.ts";
 import type { TokenSource } from "../token.ts";
 
 /** What every record the operator manages has in common. */
 export interface ControlPlaneRecord {
   id: string | number;
   name: string;
-  [field: string]: unknown;
 }
+
+/** A collection the operator writes: its path and the contract's view of one of its records. */
+export interface Collection<V extends ControlPlaneRecord = ControlPlaneRecord> {
+  path: string;
+  view: z.ZodType<V>;
+}
+
+/** The collections the eight kinds reconcile into. */
+export const collections = {
+  services: { path: "/services", view: serviceView },
+  gatewayGroups: { path: "/gateway-groups", view: gatewayGroupView },
+  secrets: { path: "/secrets", view: secretView },
+  // Create, replace and renew answer with the new API key; reads have none.
+  configurationPlans: { path: "/configuration-plans", view: planWithKey },
+  expositions: { path: "/expositions", view: expositionView },
+  customTools: { path: customToolsRecord.path, view: customToolsRecord.view },
+  resources: { path: resourcesRecord.path, view: resourcesRecord.view },
+  prompts: { path: promptsRecord.path, view: promptsRecord.view },
+} satisfies Record<string, Collection>;
 
 export interface ControlPlaneClientOptions {
   /** Base URL, e.g. https://atrium.example.com (the API is under /api/v1). */
@@ -25,117 +64,97 @@ export interface ControlPlaneClientOptions {
   onResponse?: (method: string, status: number) => void;
 }
 
-interface Problem {
-  code?: string;
-  detail?: string;
-  title?: string;
-}
-
 export class ControlPlaneClient {
   readonly #pool: Pool;
-  readonly #prefix: string;
+  readonly #rest: RestClient;
   readonly #token: TokenSource;
-  readonly #timeoutMs: number;
-  readonly #onResponse: ((method: string, status: number) => void) | undefined;
 
   constructor(options: ControlPlaneClientOptions) {
-    const url = new URL(options.url);
-    this.#prefix = `${url.pathname.replace(/\/+$/, "")}/api/v1`;
+    const timeoutMs = options.timeoutMs ?? 15_000;
     this.#token = options.token;
-    this.#timeoutMs = options.timeoutMs ?? 15_000;
-    this.#onResponse = options.onResponse;
-    this.#pool = new Pool(url.origin, {
+    this.#pool = new Pool(new URL(options.url).origin, {
       connections: options.connections ?? 16,
-      headersTimeout: this.#timeoutMs,
-      bodyTimeout: this.#timeoutMs,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    this.#rest = new RestClient({
+      baseUrl: options.url,
+      token: () => options.token.get(),
+      timeoutMs,
+      dispatcher: this.#pool,
+      ...(options.onResponse ? { onResponse: options.onResponse } : {}),
     });
   }
 
-  /** GET a record; undefined when it does not exist (404). */
-  async get<T = ControlPlaneRecord>(path: string): Promise<T | undefined> {
-    const response = await this.#send("GET", path, undefined, [404]);
-    return response.status === 404 ? undefined : (response.body as T);
+  /** A record; undefined when it does not exist (404). */
+  get<V extends ControlPlaneRecord>(collection: Collection<V>, id: string | number): Promise<V | undefined> {
+    return this.#send("GET", `${collection.path}/${segment(id)}`, collection.view, { tolerate: [404] });
   }
 
-  async list<T = ControlPlaneRecord>(collection: string): Promise<T[]> {
-    const response = await this.#send("GET", collection);
-    return (response.body as { items: T[] }).items;
+  async list<V extends ControlPlaneRecord>(collection: Collection<V>): Promise<V[]> {
+    return (await this.#send("GET", collection.path, listOf(collection.view))).items;
   }
 
-  async create<T = ControlPlaneRecord>(collection: string, body: unknown): Promise<T> {
-    return (await this.#send("POST", collection, body)).body as T;
+  create<V extends ControlPlaneRecord>(collection: Collection<V>, body: unknown): Promise<V> {
+    return this.#send("POST", collection.path, collection.view, { body });
   }
 
-  async replace<T = ControlPlaneRecord>(path: string, body: unknown): Promise<T> {
-    return (await this.#send("PUT", path, body)).body as T;
+  replace<V extends ControlPlaneRecord>(collection: Collection<V>, id: string | number, body: unknown): Promise<V> {
+    return this.#send("PUT", `${collection.path}/${segment(id)}`, collection.view, { body });
   }
 
-  async post<T = ControlPlaneRecord>(path: string, body?: unknown): Promise<T> {
-    return (await this.#send("POST", path, body)).body as T;
+  /** A new API key for a plan (the old one stops working). */
+  renewApiKey(planId: string) {
+    return this.#send("POST", `${collections.configurationPlans.path}/${segment(planId)}/renew-api-key`, planWithKey);
   }
 
-  /** DELETE a record; false when it was already gone (404). */
-  async remove(path: string): Promise<boolean> {
-    return (await this.#send("DELETE", path, undefined, [404])).status !== 404;
+  /** The organization the operator's token belongs to. */
+  organization() {
+    return this.#send("GET", "/organization", organizationView);
+  }
+
+  /** Deletes a record; false when it was already gone (404). */
+  async remove(collection: Collection, id: string | number): Promise<boolean> {
+    return this.#call(() => this.#rest.delete(`${collection.path}/${segment(id)}`, { tolerate: [404] }));
   }
 
   async close(): Promise<void> {
     await this.#pool.close();
   }
 
-  async #send(
-    method: "GET" | "POST" | "PUT" | "DELETE",
+  #send<S extends z.ZodType>(
+    method: RestMethod,
     path: string,
-    body?: unknown,
-    accepted: number[] = [],
-  ): Promise<{ status: number; body: unknown }> {
-    let response = await this.#attempt(method, path, body);
-    if (response.status === 401) {
-      // The Secret may hold a rotated token by now: read it again once.
-      this.#token.invalidate();
-      response = await this.#attempt(method, path, body);
-    }
-    if ((response.status >= 200 && response.status < 300) || accepted.includes(response.status)) return response;
-    const problem = (response.body ?? {}) as Problem;
-    const detail = problem.detail ?? problem.title ?? "no detail";
-    if (response.status === 502 || response.status === 503 || response.status === 504) {
-      throw errors.controlPlaneUnreachable(`${method} ${path} answered ${response.status}: ${detail}`);
-    }
-    throw errors.controlPlaneRejected(method, path, response.status, problem.code ?? "UNKNOWN", detail);
+    answer: S,
+    more: { body?: unknown; tolerate?: number[] } = {},
+  ): Promise<z.output<S>> {
+    return this.#call(() => this.#rest.send(method, path, { ...more, answer }) as Promise<z.output<S>>);
   }
 
-  async #attempt(method: string, path: string, body: unknown): Promise<{ status: number; body: unknown }> {
-    const token = await this.#token.get();
-    let response: Awaited<ReturnType<Pool["request"]>>;
+  /** One call, again once after a refused token; failures as the operator's coded errors. */
+  async #call<T>(call: () => Promise<T>): Promise<T> {
     try {
-      response = await this.#pool.request({
-        method: method as "GET",
-        path: `${this.#prefix}${path}`,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: "application/json",
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
-      });
+      try {
+        return await call();
+      } catch (error) {
+        if (!(error instanceof RestProblemError && error.status === 401)) throw error;
+        // The Secret may hold a rotated token by now: read it again once.
+        this.#token.invalidate();
+        return await call();
+      }
     } catch (error) {
-      throw errors.controlPlaneUnreachable(describeError(error));
+      throw operatorError(error);
     }
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw errors.controlPlaneUnreachable(describeError(error));
-    }
-    this.#onResponse?.(method, response.statusCode);
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = { detail: text.slice(0, 500) };
-    }
-    return { status: response.statusCode, body: parsed };
   }
+}
+
+function operatorError(error: unknown): unknown {
+  if (error instanceof RestUnreachableError) return errors.controlPlaneUnreachable(error.message);
+  if (!(error instanceof RestProblemError)) return error;
+  const { method, path, status, problem, text } = error;
+  const detail = problem?.detail ?? problem?.title ?? (text.slice(0, 500) || "no detail");
+  if (status === 502 || status === 503 || status === 504) {
+    return errors.controlPlaneUnreachable(`${method} ${path} answered ${status}: ${detail}`);
+  }
+  return errors.controlPlaneRejected(method, path, status, problem?.code ?? "UNKNOWN", detail);
 }

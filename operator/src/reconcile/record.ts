@@ -7,30 +7,30 @@
  * this process; or, right after a restart, the resource is READY at its current generation and
  * the record found by its id still has the links the body asks for.
  */
-import type { ControlPlaneRecord } from "../control-plane/client.ts";
+import type { Collection, ControlPlaneRecord } from "../control-plane/client.ts";
 import { type AtriumObject, objectKey, type WatchedKind } from "../kube/objects.ts";
 import type { ReconcileContext } from "./context.ts";
 import { recordIdOf } from "./dependencies.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { readyAtGeneration } from "./status.ts";
 
-export interface RecordSpec {
-  /** Control-plane collection, e.g. `/services`. */
-  collection: string;
+export interface RecordSpec<V extends ControlPlaneRecord = ControlPlaneRecord> {
+  /** Control-plane collection, e.g. `collections.services`. */
+  collection: Collection<V>;
   /** POST / PUT body; `name` is the resource's metadata.name. */
   body: { name: string; [field: string]: unknown };
   /** Whether a record found after a restart already has what `body` asks for (the fields that can be compared). */
-  matches(record: ControlPlaneRecord): boolean;
+  matches(record: V): boolean;
   /** Records without PUT (Expositions) are deleted and created again. */
   update?: "put" | "recreate";
   /** Among the records with this name, the one to adopt (Services can have one per version). */
-  choose?(candidates: ControlPlaneRecord[]): ControlPlaneRecord | undefined;
+  choose?(candidates: V[]): V | undefined;
 }
 
-export interface SyncedRecord {
+export interface SyncedRecord<V extends ControlPlaneRecord = ControlPlaneRecord> {
   id: string;
   /** What the control plane answered to a create or update (a plan's new API key is only there). */
-  written?: ControlPlaneRecord;
+  written?: V;
 }
 
 function keyOf(object: AtriumObject): string {
@@ -38,21 +38,25 @@ function keyOf(object: AtriumObject): string {
 }
 
 /** The record of `object`: by its status id first, else by name. */
-async function findRecord(
+async function findRecord<V extends ControlPlaneRecord>(
   ctx: ReconcileContext,
   object: AtriumObject,
-  spec: Pick<RecordSpec, "collection" | "choose"> & { name: string },
-): Promise<ControlPlaneRecord | undefined> {
+  spec: Pick<RecordSpec<V>, "collection" | "choose"> & { name: string },
+): Promise<V | undefined> {
   const statusId = recordIdOf(object);
   if (statusId) {
-    const record = await ctx.controlPlane.get(`${spec.collection}/${statusId}`);
+    const record = await ctx.controlPlane.get(spec.collection, statusId);
     if (record && record.name === spec.name) return record;
   }
   const candidates = (await ctx.controlPlane.list(spec.collection)).filter((record) => record.name === spec.name);
   return spec.choose ? spec.choose(candidates) : candidates[0];
 }
 
-export async function syncRecord(ctx: ReconcileContext, object: AtriumObject, spec: RecordSpec): Promise<SyncedRecord> {
+export async function syncRecord<V extends ControlPlaneRecord>(
+  ctx: ReconcileContext,
+  object: AtriumObject,
+  spec: RecordSpec<V>,
+): Promise<SyncedRecord<V>> {
   const key = keyOf(object);
   const { uid } = object.metadata;
   const bodyFingerprint = fingerprint(spec.body);
@@ -61,7 +65,7 @@ export async function syncRecord(ctx: ReconcileContext, object: AtriumObject, sp
   if (appliedHere && applied.fingerprint === bodyFingerprint) return { id: applied.id };
 
   const existing = await findRecord(ctx, object, { ...spec, name: spec.body.name });
-  let result: SyncedRecord;
+  let result: SyncedRecord<V>;
   if (!existing) {
     const written = await ctx.controlPlane.create(spec.collection, spec.body);
     result = { id: String(written.id), written };
@@ -74,11 +78,11 @@ export async function syncRecord(ctx: ReconcileContext, object: AtriumObject, sp
     // After a restart: the status vouches for this generation and the record is still there.
     result = { id: String(existing.id) };
   } else if (spec.update === "recreate") {
-    await ctx.controlPlane.remove(`${spec.collection}/${existing.id}`);
+    await ctx.controlPlane.remove(spec.collection, existing.id);
     const written = await ctx.controlPlane.create(spec.collection, spec.body);
     result = { id: String(written.id), written };
   } else {
-    const written = await ctx.controlPlane.replace(`${spec.collection}/${existing.id}`, spec.body);
+    const written = await ctx.controlPlane.replace(spec.collection, existing.id, spec.body);
     result = { id: String(written.id), written };
   }
   ctx.applied.set(key, { uid, fingerprint: bodyFingerprint, id: result.id });
@@ -86,12 +90,12 @@ export async function syncRecord(ctx: ReconcileContext, object: AtriumObject, sp
 }
 
 /** Deletes the record of a resource being deleted; a record already gone is fine. */
-export async function deleteRecord(
+export async function deleteRecord<V extends ControlPlaneRecord>(
   ctx: ReconcileContext,
   object: AtriumObject,
-  spec: Pick<RecordSpec, "collection" | "choose">,
+  spec: Pick<RecordSpec<V>, "collection" | "choose">,
 ): Promise<void> {
   const record = await findRecord(ctx, object, { ...spec, name: object.metadata.name });
-  if (record) await ctx.controlPlane.remove(`${spec.collection}/${record.id}`);
+  if (record) await ctx.controlPlane.remove(spec.collection, record.id);
   ctx.applied.delete(keyOf(object));
 }

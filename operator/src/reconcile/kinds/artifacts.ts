@@ -4,6 +4,7 @@
  * after a restart their records are written once more rather than trusted.
  */
 import { type AtriumKind, CustomTools, Prompts, Resources } from "@atrium/crds";
+import { type Collection, collections } from "../../control-plane/client.ts";
 import { errors } from "../../errors.ts";
 import { resolveReferences } from "../dependencies.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
@@ -12,7 +13,7 @@ import { deleteRecord, syncRecord } from "../record.ts";
 function artifactReconciler(
   kind: AtriumKind,
   schema: typeof CustomTools.spec | typeof Resources.spec | typeof Prompts.spec,
-  collection: string,
+  collection: Collection,
 ): KindReconciler {
   return {
     kind,
@@ -37,6 +38,6 @@ function artifactReconciler(
   };
 }
 
-export const customToolsReconciler = artifactReconciler("CustomTools", CustomTools.spec, "/custom-tools");
-export const resourcesReconciler = artifactReconciler("Resources", Resources.spec, "/resources");
-export const promptsReconciler = artifactReconciler("Prompts", Prompts.spec, "/prompts");
+export const customToolsReconciler = artifactReconciler("CustomTools", CustomTools.spec, collections.customTools);
+export const resourcesReconciler = artifactReconciler("Resources", Resources.spec, collections.resources);
+export const promptsReconciler = artifactReconciler("Prompts", Prompts.spec, collections.prompts);

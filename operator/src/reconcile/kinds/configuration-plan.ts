@@ -6,7 +6,7 @@
  * lost the key cannot be read back, so it is renewed and written again.
  */
 import { ConfigurationPlan } from "@atrium/crds";
-import type { ControlPlaneRecord } from "../../control-plane/client.ts";
+import { collections } from "../../control-plane/client.ts";
 import { errors } from "../../errors.ts";
 import type { AtriumObject, DataObject } from "../../kube/objects.ts";
 import type { ReconcileContext } from "../context.ts";
@@ -15,7 +15,7 @@ import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
 import { deleteRecord, syncRecord } from "../record.ts";
 import { secretRecordId } from "./secret-source.ts";
 
-const collection = "/configuration-plans";
+const collection = collections.configurationPlans;
 /** The key of the plan's Secret that holds the API key. */
 export const API_KEY_SECRET_KEY = "apiKey";
 
@@ -51,7 +51,7 @@ async function ensureApiKeySecret(
   if (ctx.cache.get<DataObject>("Secret", namespace, secretName)?.data?.[API_KEY_SECRET_KEY]) return;
   // The cache may not have seen our own write yet: renewing on its word would revoke a key just handed out.
   if ((await ctx.kube.readSecret(namespace, secretName))?.data?.[API_KEY_SECRET_KEY]) return;
-  const renewed = await ctx.controlPlane.post<{ apiKey?: string }>(`${collection}/${planId}/renew-api-key`);
+  const renewed = await ctx.controlPlane.renewApiKey(planId);
   if (!renewed.apiKey) throw errors.invalidReference(`the control plane returned no API key for plan ${planId}`);
   await ctx.kube.writeOwnedSecret(plan, secretName, API_KEY_SECRET_KEY, renewed.apiKey);
 }
@@ -88,20 +88,14 @@ export const configurationPlanReconciler: KindReconciler = {
     const { id, written } = await syncRecord(ctx, object, {
       collection,
       body,
-      matches: (record: ControlPlaneRecord) =>
+      matches: (record) =>
         record.serviceId === serviceId &&
         record.backendEndpoint === spec.backendEndpoint &&
         record.hasApiKey === body.apiKey &&
-        (record.backendSecret as { secretId?: string } | undefined)?.secretId === secretId,
+        record.backendSecret?.secretId === secretId,
     });
     if (apiKey) {
-      await ensureApiKeySecret(
-        ctx,
-        object,
-        id,
-        apiKey.secretName,
-        (written as { apiKey?: string } | undefined)?.apiKey,
-      );
+      await ensureApiKeySecret(ctx, object, id, apiKey.secretName, written?.apiKey);
     }
     return { id };
   },

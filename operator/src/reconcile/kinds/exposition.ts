@@ -5,12 +5,13 @@
  * /mcp/<organization>/<name> path; a new id).
  */
 import { Exposition } from "@atrium/crds";
+import { collections } from "../../control-plane/client.ts";
 import { errors } from "../../errors.ts";
 import { resolveReferences } from "../dependencies.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
 import { deleteRecord, syncRecord } from "../record.ts";
 
-const collection = "/expositions";
+const collection = collections.expositions;
 
 export const expositionReconciler: KindReconciler = {
   kind: "Exposition",

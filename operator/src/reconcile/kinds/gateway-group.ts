@@ -2,11 +2,12 @@
  * GatewayGroup → `/gateway-groups` (integer ids): description and the label selector.
  */
 import { GatewayGroup } from "@atrium/crds";
+import { collections } from "../../control-plane/client.ts";
 import { stableStringify } from "../fingerprint.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
 import { deleteRecord, syncRecord } from "../record.ts";
 
-const collection = "/gateway-groups";
+const collection = collections.gatewayGroups;
 
 export const gatewayGroupReconciler: KindReconciler = {
   kind: "GatewayGroup",

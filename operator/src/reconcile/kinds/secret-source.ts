@@ -10,14 +10,15 @@
  * in memory only: after a restart every value is written once more.
  */
 import { createHash } from "node:crypto";
+import type { SecretView } from "@atrium/contract/rest";
 import { SecretSource } from "@atrium/crds";
-import type { ControlPlaneRecord } from "../../control-plane/client.ts";
+import { collections } from "../../control-plane/client.ts";
 import type { AtriumObject, DataObject } from "../../kube/objects.ts";
 import type { ReconcileContext } from "../context.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
 import type { Condition, Outcome, ReconcileState } from "../status.ts";
 
-const collection = "/secrets";
+const collection = collections.secrets;
 const CONDITION_PREFIX = "secret.atrium.dev/";
 
 /** The control-plane name of the backend secret holding `key` of a SecretSource. */
@@ -117,7 +118,7 @@ export const secretSourceReconciler: KindReconciler = {
     }
 
     // Write every value that is present, even if another key or Secret is missing.
-    let records: Map<string, ControlPlaneRecord> | undefined;
+    let records: Map<string, SecretView> | undefined;
     let idsChanged = false;
     for (const { key, recordName, value } of wanted) {
       const memoKey = secretRecordKey(namespace, name, key);
@@ -127,7 +128,7 @@ export const secretSourceReconciler: KindReconciler = {
       records ??= new Map((await ctx.controlPlane.list(collection)).map((record) => [record.name, record]));
       const existing = records.get(recordName);
       const written = existing
-        ? await ctx.controlPlane.replace(`${collection}/${existing.id}`, { value })
+        ? await ctx.controlPlane.replace(collection, existing.id, { value })
         : await ctx.controlPlane.create(collection, { name: recordName, value });
       const id = String(written.id);
       if (known?.id !== id) idsChanged = true;
@@ -147,7 +148,7 @@ export const secretSourceReconciler: KindReconciler = {
     const names = new Set(refsOf(object).flatMap((ref) => ref.keys.map((key) => secretRecordName(name, key))));
     if (names.size > 0) {
       for (const record of await ctx.controlPlane.list(collection)) {
-        if (names.has(record.name)) await ctx.controlPlane.remove(`${collection}/${record.id}`);
+        if (names.has(record.name)) await ctx.controlPlane.remove(collection, record.id);
       }
     }
     for (const ref of refsOf(object)) {

@@ -4,13 +4,14 @@
  * of that ConfigMap is reconciled like a spec change.
  */
 import { Service } from "@atrium/crds";
+import { collections } from "../../control-plane/client.ts";
 import { errors } from "../../errors.ts";
 import type { AtriumObject, DataObject } from "../../kube/objects.ts";
 import type { ReconcileContext } from "../context.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
 import { deleteRecord, syncRecord } from "../record.ts";
 
-const collection = "/services";
+const collection = collections.services;
 
 function openApiFor(
   ctx: ReconcileContext,
