@@ -5,6 +5,7 @@
  * Deleting the namespace (teardown.sh) removes all of it, host routes included.
  */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { promisify } from "node:util";
 import {
   BRIDGE,
@@ -50,6 +51,13 @@ export async function createNetwork(): Promise<void> {
   await inNs(["route", "add", SERVICE_CIDR, "dev", BRIDGE]);
   // Inside the namespace only: forwarding between the veth and the bridge, and bridged pod-to-pod
   // traffic through iptables so a Service reply from a pod on the same bridge is un-NATed.
+  if (!existsSync("/proc/sys/net/bridge")) {
+    await run("modprobe", ["br_netfilter"]).catch((error: Error) => {
+      throw new Error(
+        `the test cluster needs the br_netfilter kernel module (modprobe br_netfilter): ${error.message}`,
+      );
+    });
+  }
   await run("ip", [
     ...["netns", "exec", NETNS, "sysctl", "-q", "-w"],
     ...["net.ipv4.ip_forward=1", "net.bridge.bridge-nf-call-iptables=1"],
