@@ -1,11 +1,13 @@
 /**
- * The gateway's requests to the control plane's REST API (registration, health, reports), with
- * its token, short timeouts, and one connection pool whose connect timeout is short: a control
- * plane that does not accept a connection at once is treated as unreachable. Also the backoff
- * policy every retry of the sync uses (with the shared `backoffDelay`).
+ * The gateway's requests to the control plane's REST API (registration, health, reports): the
+ * shared client of @atrium/contract with its token, short timeouts, and one connection pool
+ * whose connect timeout is short: a control plane that does not accept a connection at once is
+ * treated as unreachable. Also the backoff policy every retry of the sync uses (with the shared
+ * `backoffDelay`).
  */
 import type { BackoffPolicy } from "@atrium/contract/backoff";
-import { Agent, request } from "undici";
+import { RestClient, RestProblemError } from "@atrium/contract/rest-client";
+import { Agent } from "undici";
 
 /** A reachable control plane accepts a connection at once; a longer wait means try another. */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -31,31 +33,28 @@ export interface ControlPlaneAnswer {
 export class ControlPlaneClient {
   readonly url: string;
   readonly dispatcher = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+  /** The shared REST client (paths below /api/v1) on this pool: answers read with the contract. */
+  readonly rest: RestClient;
   private readonly token: string;
 
   constructor(url: string, token: string) {
     this.url = url;
     this.token = token;
+    this.rest = new RestClient({ baseUrl: url, token, timeoutMs: REQUEST_TIMEOUT_MS, dispatcher: this.dispatcher });
   }
 
   get authorization(): string {
     return `Bearer ${this.token}`;
   }
 
-  /** Throws when the control plane cannot be reached. */
+  /** Any answer, refusals included, for a path below /api/v1; throws when the control plane cannot be reached. */
   async call(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<ControlPlaneAnswer> {
-    const response = await request(`${this.url}${path}`, {
-      method,
-      dispatcher: this.dispatcher,
-      headers: {
-        authorization: this.authorization,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      headersTimeout: REQUEST_TIMEOUT_MS,
-      bodyTimeout: REQUEST_TIMEOUT_MS,
-    });
-    return { status: response.statusCode, text: await response.body.text() };
+    try {
+      return await this.rest.exchange(method, path, { body });
+    } catch (error) {
+      if (error instanceof RestProblemError) return { status: error.status, text: error.text };
+      throw error;
+    }
   }
 
   /** Like `call`, with an unreachable control plane as status 0. */

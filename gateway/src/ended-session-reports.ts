@@ -29,7 +29,7 @@ export class EndedSessionReports {
 
   constructor(client: ControlPlaneClient, gatewayId: string, log: ReportLog) {
     this.client = client;
-    this.path = `/api/v1/gateways/${gatewayId}/ended-sessions`;
+    this.path = `/gateways/${gatewayId}/ended-sessions`;
     this.log = log;
   }
 

@@ -30,7 +30,7 @@ export class ProblemReports {
     log: ReportLog,
   ) {
     this.client = client;
-    this.path = `/api/v1/gateways/${gateway.id}/problems`;
+    this.path = `/gateways/${gateway.id}/problems`;
     this.instanceId = gateway.instanceId;
     this.current = current;
     this.log = log;

@@ -6,9 +6,10 @@
  * that registration stops the stream for good if the token is refused.
  */
 import { registrationAnswer } from "@atrium/contract";
+import { RestProblemError, RestUnreachableError } from "@atrium/contract/rest-client";
 import { credentialFingerprint } from "./cache.ts";
 import type { GatewayConfig } from "./config.ts";
-import { type ControlPlaneClient, parseJson } from "./control-plane-client.ts";
+import type { ControlPlaneClient } from "./control-plane-client.ts";
 import { SyncFailure, type SyncLog } from "./sync-failure.ts";
 
 /** Until the control plane says otherwise at registration. */
@@ -58,33 +59,22 @@ export class GatewayRegistration {
   /** Registers and starts advertising health; returns the organization the token belongs to. */
   async register(): Promise<Organization> {
     const { id, fqdns, labels, controlPlaneToken } = this.config;
-    const response = await this.client.call("POST", "/api/v1/gateways/register", {
-      id,
-      instanceId: this.instanceId,
-      fqdns,
-      labels,
-      version: this.version,
-    });
-    if (response.status === 401 || response.status === 403) {
-      throw new SyncFailure("credential refused", `registration refused (${response.status}): ${response.text}`);
-    }
-    if (response.status !== 200) {
-      // A 5xx is a control plane in trouble (or shutting down), not a verdict on this gateway.
-      const kind = response.status >= 500 ? "unreachable" : "refused";
-      throw new SyncFailure(kind, `registration refused (${response.status}): ${response.text.slice(0, 300)}`);
-    }
-    const answer = registrationAnswer.safeParse(parseJson(response.text));
-    if (!answer.success) throw new SyncFailure("unreadable message", "unreadable registration answer");
-    this.heartbeatMs = (answer.data.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS) * 1000;
+    const registration = { id, instanceId: this.instanceId, fqdns, labels, version: this.version };
+    const answer = await this.client.rest
+      .post("/gateways/register", registration, registrationAnswer)
+      .catch((error: unknown) => {
+        throw registrationFailure(error);
+      });
+    this.heartbeatMs = (answer.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS) * 1000;
     // Control planes that predate it do not say: the credential stands for the organization.
-    const organization = answer.data.organization ?? {
+    const organization = answer.organization ?? {
       id: `credential-${credentialFingerprint(controlPlaneToken)}`,
       name: "",
     };
     this.isRegistered = true;
     this.log.info({ id, fqdns, labels, organization: organization.name }, "registered with the control plane");
     clearInterval(this.healthTimer);
-    this.healthTimer = setInterval(() => void this.advertiseHealth(), answer.data.healthIntervalSeconds * 1000);
+    this.healthTimer = setInterval(() => void this.advertiseHealth(), answer.healthIntervalSeconds * 1000);
     this.healthTimer.unref();
     return organization;
   }
@@ -93,12 +83,12 @@ export class GatewayRegistration {
   async stop(): Promise<void> {
     clearInterval(this.healthTimer);
     if (this.isRegistered) {
-      await this.client.tryCall("DELETE", `/api/v1/gateways/${this.config.id}?instanceId=${this.instanceId}`);
+      await this.client.tryCall("DELETE", `/gateways/${this.config.id}?instanceId=${this.instanceId}`);
     }
   }
 
   private async advertiseHealth(): Promise<void> {
-    const response = await this.client.tryCall("POST", `/api/v1/gateways/${this.config.id}/health`, {
+    const response = await this.client.tryCall("POST", `/gateways/${this.config.id}/health`, {
       instanceId: this.instanceId,
     });
     if (response.status === 404 || response.status === 401) {
@@ -109,4 +99,19 @@ export class GatewayRegistration {
       this.onLost();
     }
   }
+}
+
+/** Why a registration failed; a control plane that cannot be reached stays as it was thrown (unreachable). */
+function registrationFailure(error: unknown): unknown {
+  if (error instanceof RestUnreachableError && error.status !== undefined) {
+    return new SyncFailure("unreadable message", "unreadable registration answer");
+  }
+  if (!(error instanceof RestProblemError)) return error;
+  const { status, text } = error;
+  if (status === 401 || status === 403) {
+    return new SyncFailure("credential refused", `registration refused (${status}): ${text}`);
+  }
+  // A 5xx is a control plane in trouble (or shutting down), not a verdict on this gateway.
+  const kind = status >= 500 ? "unreachable" : "refused";
+  return new SyncFailure(kind, `registration refused (${status}): ${text.slice(0, 300)}`);
 }
