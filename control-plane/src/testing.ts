@@ -5,8 +5,10 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { validSamples } from "@atrium/crds";
+import type { SQL } from "drizzle-orm";
 import pg from "pg";
 import { request } from "undici";
+import { afterAll, beforeAll } from "vitest";
 import { type ControlPlane, startControlPlane } from "./app.ts";
 import { type ControlPlaneConfig, configFromEnv } from "./config.ts";
 import { parseKeySet } from "./secrets/key-set.ts";
@@ -97,11 +99,18 @@ export async function startTestControlPlane(
   return { ...controlPlane, api, admin };
 }
 
+export interface IsolatedControlPlane extends TestControlPlane {
+  /** Its PostgreSQL database; undefined on PGlite. */
+  databaseUrl: string | undefined;
+  /** Closes it and drops its database. */
+  stop(): Promise<void>;
+}
+
 /** A control plane with a database of its own (a fresh PostgreSQL database, or PGlite); `stop` also drops it. */
 export async function startIsolatedControlPlane(
   kind: DatabaseKind,
   config?: Partial<ControlPlaneConfig>,
-): Promise<TestControlPlane & { stop(): Promise<void> }> {
+): Promise<IsolatedControlPlane> {
   const database = kind === "postgres" ? await createTestDatabase() : undefined;
   const controlPlane = await startTestControlPlane(kind, { databaseUrl: database?.url, config }).catch(
     async (error: unknown) => {
@@ -111,11 +120,156 @@ export async function startIsolatedControlPlane(
   );
   return {
     ...controlPlane,
+    databaseUrl: database?.url,
     stop: async () => {
       await controlPlane.close();
       await database?.drop();
     },
   };
+}
+
+/**
+ * For the enclosing describe block: a control plane of `kind` on a database of its own, started
+ * (then `setup` run with it) before the block's tests and stopped after them. Returns a getter
+ * for use inside the tests.
+ */
+export function useIsolatedControlPlane(
+  kind: DatabaseKind,
+  setup: (controlPlane: IsolatedControlPlane) => Promise<void> = async () => {},
+): () => IsolatedControlPlane {
+  let controlPlane: IsolatedControlPlane | undefined;
+  beforeAll(async () => {
+    controlPlane = await startIsolatedControlPlane(kind);
+    await setup(controlPlane);
+  });
+  afterAll(async () => {
+    await controlPlane?.stop();
+  });
+  return () => {
+    if (!controlPlane) throw new Error("the control plane is started before the tests of its describe block");
+    return controlPlane;
+  };
+}
+
+/** The Pet Store Service, imported inline as `name`; its id. */
+export async function createPetstore(client: ApiClient, name = "petstore"): Promise<string> {
+  const created = await client.call("POST", "/api/v1/services", {
+    name,
+    version: "1.0.0",
+    openapi: { inline: sampleOpenApi() },
+  });
+  if (created.status !== 201) throw new Error(`could not import the Pet Store: ${JSON.stringify(created.body)}`);
+  return created.body.id;
+}
+
+export interface ReplicaPair {
+  /** Where writes go. */
+  writer: TestControlPlane;
+  /** Where streams are held: another replica on PostgreSQL, the writer itself on PGlite. */
+  reader: TestControlPlane;
+  /** Closes both and drops the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Two replicas on one fresh PostgreSQL database (writes through one, streams held on the other),
+ * or on PGlite one control plane playing both; `stop` closes them and drops the database.
+ */
+export async function startReplicaPair(kind: DatabaseKind, config?: Partial<ControlPlaneConfig>): Promise<ReplicaPair> {
+  const writer = await startIsolatedControlPlane(kind, config);
+  const reader =
+    kind === "postgres"
+      ? await startTestControlPlane(kind, { databaseUrl: writer.databaseUrl, config }).catch(async (error: unknown) => {
+          await writer.stop();
+          throw error;
+        })
+      : writer;
+  return {
+    writer,
+    reader,
+    stop: async () => {
+      if (reader !== writer) await reader.close();
+      await writer.stop();
+    },
+  };
+}
+
+/** Rows of a raw SQL query on the control plane's database (PGlite or PostgreSQL). */
+export async function selectRows<T>(controlPlane: ControlPlane, query: SQL): Promise<T[]> {
+  return ((await controlPlane.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** The ids of what {@link expose} created or was given. */
+export interface Exposed {
+  serviceId: string;
+  planId: string;
+  groupId: number;
+  expositionId: string;
+  /** The plan's client API key, when `plan` asked for one. */
+  apiKey?: string;
+}
+
+/**
+ * An Exposition named `name` through `client`: on a new Service (the Pet Store unless `service`
+ * says otherwise) and a new gateway group selecting `labels`, unless their ids are given, with a
+ * plan of its own (`plan`: fields beside the Service; the backend endpoint can be replaced). Throws with the API's answer when a step fails.
+ */
+export async function expose(
+  client: ApiClient,
+  name: string,
+  options: {
+    labels?: Record<string, string>;
+    serviceId?: string;
+    /** The new Service's fields beside its name and version (default: the Pet Store, inline). */
+    service?: Record<string, unknown>;
+    groupId?: number;
+    plan?: Record<string, unknown>;
+  } = {},
+): Promise<Exposed> {
+  const created = async (path: string, body: unknown) => {
+    const response = await client.call("POST", path, body);
+    if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+  const serviceId =
+    options.serviceId ??
+    (
+      await created("/api/v1/services", {
+        name,
+        version: "1",
+        openapi: { inline: sampleOpenApi() },
+        ...options.service,
+      })
+    ).id;
+  const plan = await created("/api/v1/configuration-plans", {
+    name,
+    serviceId,
+    backendEndpoint: "https://petstore.example.com",
+    ...options.plan,
+  });
+  const groupId =
+    options.groupId ?? (await created("/api/v1/gateway-groups", { name, labels: options.labels ?? {} })).id;
+  const exposition = await created("/api/v1/expositions", {
+    name,
+    configurationPlanId: plan.id,
+    gatewayGroupId: groupId,
+  });
+  return { serviceId, planId: plan.id, groupId, expositionId: exposition.id, apiKey: plan.apiKey };
+}
+
+/** A second organization named `name` with an admin of its own, logged in. */
+export async function addOrganization(controlPlane: TestControlPlane, name: string): Promise<ApiClient> {
+  const admin = { username: `${name}-admin`, password: `${name}-password-12` };
+  const created = await controlPlane.admin.call("POST", "/api/v1/organizations", { name, admin });
+  if (created.status !== 201) throw new Error(`could not create organization ${name}: ${JSON.stringify(created.body)}`);
+  return controlPlane.api.login({ organization: name, ...admin });
+}
+
+/** A client with a new API token of the bootstrap admin's organization (as gateways and the operator use). */
+export async function tokenClient(controlPlane: TestControlPlane, name = "gateways"): Promise<ApiClient> {
+  const created = await controlPlane.admin.call("POST", "/api/v1/api-tokens", { name, validityDays: 1 });
+  if (created.status !== 201) throw new Error(`could not create an API token: ${JSON.stringify(created.body)}`);
+  return controlPlane.api.withToken(created.body.token);
 }
 
 export interface ApiResponse<T = Record<string, unknown>> {

@@ -10,35 +10,21 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiClient,
-  createTestDatabase,
+  addOrganization,
   DATABASE_KINDS,
+  expose,
   openChangeStream,
-  sampleOpenApi,
-  startTestControlPlane,
+  type ReplicaPair,
+  startReplicaPair,
   type TestControlPlane,
-  type TestDatabase,
 } from "../testing.ts";
 
-const petstore = sampleOpenApi();
 const gateway = { id: "gw-eu", instanceId: "ended-sessions-test" };
 const reportPath = `/api/v1/gateways/${gateway.id}/ended-sessions`;
 
 /** A Service, plan, gateway group and Exposition of their own; returns the Exposition id. */
-async function expose(client: ApiClient, name: string, labels: Record<string, string>): Promise<string> {
-  const service = await client.call("POST", "/api/v1/services", { name, version: "1", openapi: { inline: petstore } });
-  const plan = await client.call("POST", "/api/v1/configuration-plans", {
-    name,
-    serviceId: service.body.id,
-    backendEndpoint: "https://petstore.example.com",
-  });
-  const group = await client.call("POST", "/api/v1/gateway-groups", { name, labels });
-  const exposition = await client.call("POST", "/api/v1/expositions", {
-    name,
-    configurationPlanId: plan.body.id,
-    gatewayGroupId: group.body.id,
-  });
-  expect(exposition.status).toBe(201);
-  return exposition.body.id;
+async function exposeOn(client: ApiClient, name: string, labels: Record<string, string>): Promise<string> {
+  return (await expose(client, name, { labels })).expositionId;
 }
 
 function endedSession(expositionId: string, expiresInMs = 3600_000) {
@@ -56,7 +42,7 @@ describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
     );
     return (rows as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
   };
-  let database: TestDatabase | undefined;
+  let replicas: ReplicaPair;
   let writer: TestControlPlane;
   let streamer: TestControlPlane;
   /** The gateway's token, on the replica reports go to. */
@@ -65,18 +51,12 @@ describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    database = kind === "postgres" ? await createTestDatabase() : undefined;
-    writer = await startTestControlPlane(kind, { databaseUrl: database?.url });
-    streamer = kind === "postgres" ? await startTestControlPlane(kind, { databaseUrl: database?.url }) : writer;
+    replicas = await startReplicaPair(kind);
+    ({ writer, reader: streamer } = replicas);
     const admin = writer.admin;
-    ids.eu = await expose(admin, "eu", { region: "eu" });
-    ids.us = await expose(admin, "us", { region: "us" });
-    await admin.call("POST", "/api/v1/organizations", {
-      name: "other",
-      admin: { username: "eve", password: "eve-password-12" },
-    });
-    const other = await writer.api.login({ organization: "other", username: "eve", password: "eve-password-12" });
-    ids.otherOrganization = await expose(other, "eu", { region: "eu" });
+    ids.eu = await exposeOn(admin, "eu", { region: "eu" });
+    ids.us = await exposeOn(admin, "us", { region: "us" });
+    ids.otherOrganization = await exposeOn(await addOrganization(writer, "other"), "eu", { region: "eu" });
     token = (await admin.call("POST", "/api/v1/api-tokens", { name: "gateways", validityDays: 1 })).body.token;
     reporter = writer.api.withToken(token);
     const registered = await streamer.api.withToken(token).call("POST", "/api/v1/gateways/register", {
@@ -87,9 +67,7 @@ describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
     expect(registered.status).toBe(200);
   });
   afterAll(async () => {
-    if (streamer !== writer) await streamer?.close();
-    await writer?.close();
-    await database?.drop();
+    await replicas?.stop();
   });
 
   it("delivers a report to the live streams serving the Exposition, and in a new stream's snapshot", async () => {
@@ -168,7 +146,7 @@ describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
   });
 
   it("records a batch as one revision, and at most the per-Exposition cap a minute", async () => {
-    const flood = await expose(writer.admin, "flood", { region: "flood" });
+    const flood = await exposeOn(writer.admin, "flood", { region: "flood" });
     const batches = Array.from({ length: 3 }, () => Array.from({ length: 100 }, () => endedSession(flood)));
     const revisionsBefore = await endedSessionRevisions();
     const answers = [];

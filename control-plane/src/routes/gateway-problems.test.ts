@@ -6,60 +6,35 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiClient,
-  createTestDatabase,
+  addOrganization,
   DATABASE_KINDS,
-  sampleOpenApi,
-  startTestControlPlane,
-  type TestControlPlane,
-  type TestDatabase,
+  expose,
+  type IsolatedControlPlane,
+  startIsolatedControlPlane,
+  tokenClient,
 } from "../testing.ts";
 
 const gateway = { id: "gw-problems", instanceId: "problems-test-instance" };
 const reportPath = `/api/v1/gateways/${gateway.id}/problems`;
 
-async function expose(client: ApiClient, name: string): Promise<string> {
-  const service = await client.call("POST", "/api/v1/services", {
-    name,
-    version: "1",
-    openapi: { inline: sampleOpenApi() },
-  });
-  const plan = await client.call("POST", "/api/v1/configuration-plans", {
-    name,
-    serviceId: service.body.id,
-    backendEndpoint: "https://petstore.example.com",
-  });
-  const group = await client.call("POST", "/api/v1/gateway-groups", { name, labels: { region: "eu" } });
-  const exposition = await client.call("POST", "/api/v1/expositions", {
-    name,
-    configurationPlanId: plan.body.id,
-    gatewayGroupId: group.body.id,
-  });
-  expect(exposition.status).toBe(201);
-  return exposition.body.id;
+/** An Exposition of its own, on a group the reporting gateway (region eu) belongs to. */
+async function exposeInEu(client: ApiClient, name: string): Promise<string> {
+  return (await expose(client, name, { labels: { region: "eu" } })).expositionId;
 }
 
 describe.each(DATABASE_KINDS)("gateway problems on %s", (kind) => {
-  let database: TestDatabase | undefined;
-  let controlPlane: TestControlPlane;
+  let controlPlane: IsolatedControlPlane;
   let reporter: ApiClient;
   let eu: string;
   let us: string;
   let foreign: string;
 
   beforeAll(async () => {
-    database = kind === "postgres" ? await createTestDatabase() : undefined;
-    controlPlane = await startTestControlPlane(kind, { databaseUrl: database?.url });
-    const admin = controlPlane.admin;
-    eu = await expose(admin, "eu");
-    us = await expose(admin, "us");
-    await admin.call("POST", "/api/v1/organizations", {
-      name: "other",
-      admin: { username: "eve", password: "eve-password-12" },
-    });
-    const other = await controlPlane.api.login({ organization: "other", username: "eve", password: "eve-password-12" });
-    foreign = await expose(other, "eu");
-    const token = (await admin.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).body.token;
-    reporter = controlPlane.api.withToken(token);
+    controlPlane = await startIsolatedControlPlane(kind);
+    eu = await exposeInEu(controlPlane.admin, "eu");
+    us = await exposeInEu(controlPlane.admin, "us");
+    foreign = await exposeInEu(await addOrganization(controlPlane, "other"), "eu");
+    reporter = await tokenClient(controlPlane, "gw");
     const registered = await reporter.call("POST", "/api/v1/gateways/register", {
       ...gateway,
       fqdns: ["gw-problems.example.com"],
@@ -69,8 +44,7 @@ describe.each(DATABASE_KINDS)("gateway problems on %s", (kind) => {
     expect(registered.body).toMatchObject({ heartbeatSeconds: 15, organization: { name: "default" } });
   });
   afterAll(async () => {
-    await controlPlane?.close();
-    await database?.drop();
+    await controlPlane?.stop();
   });
 
   const problemsOf = async (id: string) =>
@@ -138,13 +112,23 @@ describe.each(DATABASE_KINDS)("gateway problems on %s", (kind) => {
   });
 
   it("forgets a gateway's problems with its registration", async () => {
-    await reporter.call("PUT", reportPath, {
-      instanceId: gateway.instanceId,
+    // A gateway of its own: the others' tests keep theirs registered, whatever the order.
+    const leaving = { id: "gw-leaving", instanceId: "problems-test-leaving" };
+    const registered = await reporter.call("POST", "/api/v1/gateways/register", {
+      ...leaving,
+      fqdns: ["gw-leaving.example.com"],
+      labels: { region: "eu" },
+    });
+    expect(registered.status).toBe(200);
+    const itsProblems = async () =>
+      (await problemsOf(eu)).filter((problem: { gatewayId: string }) => problem.gatewayId === leaving.id);
+    await reporter.call("PUT", `/api/v1/gateways/${leaving.id}/problems`, {
+      instanceId: leaving.instanceId,
       problems: [{ expositionId: eu, message: "x" }],
     });
-    expect(await problemsOf(eu)).toHaveLength(1);
-    const deleted = await reporter.call("DELETE", `/api/v1/gateways/${gateway.id}?instanceId=${gateway.instanceId}`);
+    expect(await itsProblems()).toHaveLength(1);
+    const deleted = await reporter.call("DELETE", `/api/v1/gateways/${leaving.id}?instanceId=${leaving.instanceId}`);
     expect(deleted.status).toBe(204);
-    expect(await problemsOf(eu)).toEqual([]);
+    expect(await itsProblems()).toEqual([]);
   });
 });

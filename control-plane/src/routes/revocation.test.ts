@@ -12,14 +12,13 @@ import { authenticate } from "../auth/principal.ts";
 import { apiTokens, loginSessions } from "../db/schema.ts";
 import {
   type ApiClient,
-  createTestDatabase,
   DATABASE_KINDS,
+  expose,
   openChangeStream,
-  sampleOpenApi,
-  startTestControlPlane,
+  type ReplicaPair,
+  startReplicaPair,
   TEST_ADMIN,
   type TestControlPlane,
-  type TestDatabase,
 } from "../testing.ts";
 
 const BOUND_MS = 5000;
@@ -40,7 +39,7 @@ async function within(promise: Promise<unknown>, what: string): Promise<number> 
 }
 
 describe.each(DATABASE_KINDS)("revocation on %s", (kind) => {
-  let database: TestDatabase | undefined;
+  let replicas: ReplicaPair;
   /** Where revocations are written. */
   let writer: TestControlPlane;
   /** Where streams are held: another replica on PostgreSQL, the same one on PGlite. */
@@ -49,35 +48,14 @@ describe.each(DATABASE_KINDS)("revocation on %s", (kind) => {
   let gatewayCount = 0;
 
   beforeAll(async () => {
-    database = kind === "postgres" ? await createTestDatabase() : undefined;
-    writer = await startTestControlPlane(kind, { databaseUrl: database?.url });
-    holder = kind === "postgres" ? await startTestControlPlane(kind, { databaseUrl: database?.url }) : writer;
-    const admin = writer.admin;
-    const service = await admin.call("POST", "/api/v1/services", {
-      name: "pets",
-      version: "1",
-      openapi: { inline: sampleOpenApi() },
-    });
-    const secret = await admin.call("POST", "/api/v1/secrets", { name: "backend", value: "secret-before" });
+    replicas = await startReplicaPair(kind);
+    ({ writer, reader: holder } = replicas);
+    const secret = await writer.admin.call("POST", "/api/v1/secrets", { name: "backend", value: "secret-before" });
     secretId = secret.body.id;
-    const plan = await admin.call("POST", "/api/v1/configuration-plans", {
-      name: "pets",
-      serviceId: service.body.id,
-      backendEndpoint: "https://pets.example.com",
-      backendSecret: { secretId },
-    });
-    const group = await admin.call("POST", "/api/v1/gateway-groups", { name: "eu", labels: { region: "eu" } });
-    const expo = await admin.call("POST", "/api/v1/expositions", {
-      name: "pets",
-      configurationPlanId: plan.body.id,
-      gatewayGroupId: group.body.id,
-    });
-    expect(expo.status).toBe(201);
+    await expose(writer.admin, "pets", { labels: { region: "eu" }, plan: { backendSecret: { secretId } } });
   });
   afterAll(async () => {
-    if (holder !== writer) await holder?.close();
-    await writer?.close();
-    await database?.drop();
+    await replicas?.stop();
   });
 
   /** A new gateway token, a gateway registered with it on the holder, and its open stream after the snapshot. */

@@ -7,52 +7,41 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../auth/tokens.ts";
 import {
   type ApiClient,
-  createTestDatabase,
+  type Exposed,
+  expose,
   openChangeStream,
+  type ReplicaPair,
   sampleOpenApi,
-  startTestControlPlane,
+  startReplicaPair,
   type TestControlPlane,
-  type TestDatabase,
 } from "../testing.ts";
 
 const petstore = sampleOpenApi();
 
-let database: TestDatabase;
+let replicas: ReplicaPair;
 let replica1: TestControlPlane;
 let replica2: TestControlPlane;
 let token: string;
 const gateway = { id: "gw-eu", instanceId: "stream-test-instance" };
 const ids: Record<string, string | number> = {};
 
-/** A plan on the petstore service, exposed on a group; returns the exposition id. */
-async function expose(admin: ApiClient, name: string, groupId: number): Promise<string> {
-  const plan = await admin.call("POST", "/api/v1/configuration-plans", {
-    name: `${name}-plan`,
-    serviceId: ids.service,
-    backendEndpoint: "https://petstore.example.com",
-    apiKey: true,
-  });
-  const expo = await admin.call("POST", "/api/v1/expositions", {
-    name,
-    configurationPlanId: plan.body.id,
-    gatewayGroupId: groupId,
-  });
-  expect(expo.status).toBe(201);
-  return expo.body.id;
+/** A plan of its own with an API key on the petstore service, exposed on a group. */
+async function exposeOn(admin: ApiClient, name: string, groupId: number): Promise<Exposed> {
+  return expose(admin, name, { serviceId: String(ids.service), groupId, plan: { apiKey: true } });
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  replica1 = await startTestControlPlane("postgres", { databaseUrl: database.url });
-  replica2 = await startTestControlPlane("postgres", { databaseUrl: database.url });
+  replicas = await startReplicaPair("postgres");
+  ({ writer: replica1, reader: replica2 } = replicas);
   const admin = replica1.admin;
   ids.service = (
     await admin.call("POST", "/api/v1/services", { name: "petstore", version: "1", openapi: { inline: petstore } })
   ).body.id;
   ids.eu = (await admin.call("POST", "/api/v1/gateway-groups", { name: "eu", labels: { region: "eu" } })).body.id;
   ids.us = (await admin.call("POST", "/api/v1/gateway-groups", { name: "us", labels: { region: "us" } })).body.id;
-  ids.euExpo = await expose(admin, "eu-pets", Number(ids.eu));
-  ids.usExpo = await expose(admin, "us-pets", Number(ids.us));
+  const eu = await exposeOn(admin, "eu-pets", Number(ids.eu));
+  const us = await exposeOn(admin, "us-pets", Number(ids.us));
+  [ids.euExpo, ids.euPlan, ids.usExpo, ids.usPlan] = [eu.expositionId, eu.planId, us.expositionId, us.planId];
   token = (await admin.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).body.token;
   const registered = await replica2.api.withToken(token).call("POST", "/api/v1/gateways/register", {
     ...gateway,
@@ -63,9 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await replica1?.close();
-  await replica2?.close();
-  await database?.drop();
+  await replicas?.stop();
 });
 
 describe("change stream", () => {
@@ -96,9 +83,7 @@ describe("change stream", () => {
     try {
       const oldHash = (await stream.next("snapshot")).expositions[0].plan.apiKeyHash;
       const started = Date.now();
-      const renewed = await replica1.admin.call("GET", "/api/v1/configuration-plans");
-      const planId = renewed.body.items.find((p: { name: string }) => p.name === "eu-pets-plan").id;
-      const renewal = await replica1.admin.call("POST", `/api/v1/configuration-plans/${planId}/renew-api-key`);
+      const renewal = await replica1.admin.call("POST", `/api/v1/configuration-plans/${ids.euPlan}/renew-api-key`);
       const change = await stream.next("changes");
       expect(change.upserts.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
       expect(change.deletes).toEqual([]);
@@ -108,8 +93,7 @@ describe("change stream", () => {
       expect(Date.now() - started).toBeLessThan(2000);
 
       // A change to another region's exposition is not this gateway's business.
-      const usPlan = renewed.body.items.find((p: { name: string }) => p.name === "us-pets-plan").id;
-      await replica1.admin.call("POST", `/api/v1/configuration-plans/${usPlan}/renew-api-key`);
+      await replica1.admin.call("POST", `/api/v1/configuration-plans/${ids.usPlan}/renew-api-key`);
       // Moving the us exposition's group to eu makes it appear; deleting it removes it.
       await replica1.admin.call("PUT", `/api/v1/gateway-groups/${ids.us}`, { name: "us", labels: { region: "eu" } });
       const appeared = await stream.next("changes");
