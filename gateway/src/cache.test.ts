@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { addOrganization, expose } from "@atrium/control-plane/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credentialFingerprint } from "./cache.ts";
 import { startGateway } from "./gateway.ts";
@@ -50,31 +51,11 @@ describe("the gateway's cache", () => {
   });
 
   it("is not served to a gateway restarted with another organization's token", async () => {
-    const admin = stack.controlPlane.admin;
-    await admin.call("POST", "/api/v1/organizations", {
-      name: "other",
-      admin: { username: "olga", password: "olga-password-12" },
-    });
-    const other = await stack.controlPlane.api.login({
-      organization: "other",
-      username: "olga",
-      password: "olga-password-12",
-    });
-    const service = await other.call("POST", "/api/v1/services", {
-      name: "other",
-      version: "1",
-      openapi: { inline: FIXTURE_OPENAPI },
-    });
-    const plan = await other.call("POST", "/api/v1/configuration-plans", {
-      name: "other",
-      serviceId: service.body.id,
-      backendEndpoint: `${stack.backend.url}/api`,
-    });
-    const group = await other.call("POST", "/api/v1/gateway-groups", { name: "test", labels: { env: "test" } });
-    const exposition = await other.call("POST", "/api/v1/expositions", {
-      name: "other",
-      configurationPlanId: plan.body.id,
-      gatewayGroupId: group.body.id,
+    const other = await addOrganization(stack.controlPlane, "other");
+    const { expositionId } = await expose(other, "other", {
+      service: { openapi: { inline: FIXTURE_OPENAPI } },
+      labels: { env: "test" },
+      plan: { backendEndpoint: `${stack.backend.url}/api` },
     });
     const token = (await other.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).body.token;
 
@@ -87,10 +68,7 @@ describe("the gateway's cache", () => {
     const switched = await startGateway({ ...config, controlPlaneToken: token });
     try {
       expect(switched.registry.size).toBe(0);
-      await waitFor(
-        () => switched.registry.byId(exposition.body.id) !== undefined,
-        "the other organization's snapshot",
-      );
+      await waitFor(() => switched.registry.byId(expositionId) !== undefined, "the other organization's snapshot");
       expect(switched.registry.byId(stack.expositionId)).toBeUndefined();
       expect(switched.registry.size).toBe(1);
     } finally {

@@ -19,31 +19,12 @@ describe("a document of shared schemas, imported and served", () => {
   beforeAll(async () => {
     stack = await startStack();
     gateway = await stack.startGateway();
-    const admin = stack.controlPlane.admin;
-    const service = await admin.call("POST", "/api/v1/services", {
-      name: "chain",
-      version: "1",
-      openapi: { inline: referenceChain(8) },
-    });
-    expect(service.status, JSON.stringify(service.body)).toBe(201);
-    const plan = await admin.call("POST", "/api/v1/configuration-plans", {
-      name: "chain-plan",
-      serviceId: service.body.id,
-      backendEndpoint: `${stack.backend.url}/api`,
-      apiKey: true,
-    });
-    const groups = await admin.call("GET", "/api/v1/gateway-groups");
-    const exposition = await admin.call("POST", "/api/v1/expositions", {
-      name: "chain",
-      configurationPlanId: plan.body.id,
-      gatewayGroupId: groups.body.items[0].id,
-    });
-    expect(exposition.status, JSON.stringify(exposition.body)).toBe(201);
+    const chain = await stack.expose("chain", { openapi: referenceChain(8), plan: { apiKey: true } });
     await waitFor(() => gateway.registry.size > 1, "the gateway serves the new exposition");
     client = new Client({ name: "defs-test", version: "1.0.0" });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp/${exposition.body.id}`), {
-        requestInit: { headers: { "x-atrium-key": plan.body.apiKey } },
+      new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp/${chain.expositionId}`), {
+        requestInit: { headers: { "x-atrium-key": chain.apiKey as string } },
       }),
     );
   });

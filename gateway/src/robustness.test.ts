@@ -59,28 +59,13 @@ let path: string;
 beforeAll(async () => {
   stack = await startStack();
   backend = await startHostileBackend();
-  const admin = stack.controlPlane.admin;
-  const service = await admin.call("POST", "/api/v1/services", {
-    name: "hostile",
-    version: "1",
-    openapi: { inline: HOSTILE_OPENAPI },
+  const { expositionId } = await stack.expose("hostile", {
+    openapi: HOSTILE_OPENAPI,
+    plan: { backendEndpoint: backend.url, backendTimeoutMs: 2_000 },
   });
-  const plan = await admin.call("POST", "/api/v1/configuration-plans", {
-    name: "hostile-plan",
-    serviceId: service.body.id,
-    backendEndpoint: backend.url,
-    backendTimeoutMs: 2_000,
-  });
-  const groups = await admin.call("GET", "/api/v1/gateway-groups");
-  const exposition = await admin.call("POST", "/api/v1/expositions", {
-    name: "hostile",
-    configurationPlanId: plan.body.id,
-    gatewayGroupId: groups.body.items[0].id,
-  });
-  expect(exposition.status).toBe(201);
-  path = `/mcp/${exposition.body.id}`;
+  path = `/mcp/${expositionId}`;
   gateway = await stack.startGateway({ bodyLimitBytes: 1024 * 1024 });
-  await waitFor(() => gateway.registry.byId(exposition.body.id) !== undefined, "the hostile exposition served");
+  await waitFor(() => gateway.registry.byId(expositionId) !== undefined, "the hostile exposition served");
 }, 60_000);
 afterAll(async () => {
   await stack?.close();

@@ -15,13 +15,10 @@ import { FIXTURE_OPENAPI, type Stack, startStack, waitFor } from "./testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
-let groupId: number;
 
 beforeAll(async () => {
   stack = await startStack();
   gateway = await stack.startGateway();
-  const groups = await stack.controlPlane.admin.call("GET", "/api/v1/gateway-groups");
-  groupId = groups.body.items.find((group: { name: string }) => group.name === "test").id;
 });
 afterAll(async () => {
   await stack?.close();
@@ -44,7 +41,7 @@ async function expose(name: string, plan: Record<string, unknown> = {}, corrupt 
   const exposition = await admin.call("POST", "/api/v1/expositions", {
     name,
     configurationPlanId: created.body.id,
-    gatewayGroupId: groupId,
+    gatewayGroupId: stack.groupId,
   });
   expect(exposition.status).toBe(201);
   return { id: exposition.body.id as string, serviceId: service.body.id as string, planId: created.body.id, planBody };

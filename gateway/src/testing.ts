@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { startTestControlPlane, type TestControlPlane } from "@atrium/control-plane/testing";
+import { type Exposed, expose, startTestControlPlane, type TestControlPlane } from "@atrium/control-plane/testing";
 import { allowedHosts, type GatewayConfig } from "./config.ts";
 import { type Gateway, startGateway } from "./gateway.ts";
 
@@ -210,8 +210,16 @@ export interface Stack {
   planId: string;
   apiKey: string;
   expositionId: string;
+  /** The gateway group (`test`, selecting `env: test`) the stack's gateways belong to. */
+  groupId: number;
   /** `/mcp/<exposition_id>` on a gateway. */
   mcpPath: string;
+  /**
+   * Another Exposition `name` on the gateways' group, with a plan of its own (`plan`: fields
+   * beside the Service; the backend is the fixture backend unless it says otherwise) on the
+   * fixture Service, or on a new Service `name` of the `openapi` document.
+   */
+  expose(name: string, options?: { plan?: Record<string, unknown>; openapi?: string }): Promise<Exposed>;
   gatewayConfig(overrides?: Partial<GatewayConfig>): GatewayConfig;
   startGateway(overrides?: Partial<GatewayConfig>): Promise<Gateway>;
   close(): Promise<void>;
@@ -272,7 +280,14 @@ export async function startStack(
     planId: plan.body.id,
     apiKey: plan.body.apiKey,
     expositionId: exposition.body.id,
+    groupId: group.body.id,
     mcpPath: `/mcp/${exposition.body.id}`,
+    expose: (name, options = {}) =>
+      expose(admin, name, {
+        groupId: group.body.id,
+        ...(options.openapi ? { service: { openapi: { inline: options.openapi } } } : { serviceId: service.body.id }),
+        plan: { backendEndpoint: `${backend.url}/api`, ...options.plan },
+      }),
     gatewayConfig,
     startGateway: async (overrides) => {
       const gateway = await startGateway(gatewayConfig(overrides));

@@ -31,22 +31,7 @@ const logStream = new PassThrough();
 const gatewayLog: string[] = [];
 
 async function publish(name: string, plan: Record<string, unknown>) {
-  const admin = stack.controlPlane.admin;
-  const groups = await admin.call("GET", "/api/v1/gateway-groups");
-  const group = (groups.body.items as { id: number; name: string }[]).find((g) => g.name === "test");
-  const created = await admin.call("POST", "/api/v1/configuration-plans", {
-    name: `${name}-plan`,
-    serviceId: stack.serviceId,
-    backendEndpoint: `${stack.backend.url}/api`,
-    ...plan,
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const exposition = await admin.call("POST", "/api/v1/expositions", {
-    name,
-    configurationPlanId: created.body.id,
-    gatewayGroupId: group?.id,
-  });
-  expositions[name] = exposition.body.id;
+  expositions[name] = (await stack.expose(name, { plan })).expositionId;
 }
 
 beforeAll(async () => {

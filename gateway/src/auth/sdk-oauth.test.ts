@@ -41,23 +41,13 @@ let endpointUrl: string;
 beforeAll(async () => {
   stack = await startStack();
   as = await startAuthorizationServer();
-  const admin = stack.controlPlane.admin;
-  const group = (await admin.call("GET", "/api/v1/gateway-groups")).body.items.find(
-    (g: { name: string }) => g.name === "test",
-  );
-  const plan = await admin.call("POST", "/api/v1/configuration-plans", {
-    name: "sdk-oauth-plan",
-    serviceId: stack.serviceId,
-    backendEndpoint: `${stack.backend.url}/api`,
-    oauth: { issuer: as.issuer, requiredScopes: ["tools:read"], toolScopes: { createPet: ["tools:write"] } },
-  });
-  expect(plan.status, JSON.stringify(plan.body)).toBe(201);
-  const exposition = await admin.call("POST", "/api/v1/expositions", {
-    name: "sdk-oauth",
-    configurationPlanId: plan.body.id,
-    gatewayGroupId: group.id,
-  });
-  expositionId = exposition.body.id;
+  expositionId = (
+    await stack.expose("sdk-oauth", {
+      plan: {
+        oauth: { issuer: as.issuer, requiredScopes: ["tools:read"], toolScopes: { createPet: ["tools:write"] } },
+      },
+    })
+  ).expositionId;
   gateway = await stack.startGateway();
   await waitFor(() => gateway.registry.byId(expositionId) !== undefined, "the OAuth Exposition served");
   const organization = gateway.registry.byId(expositionId)?.exposition.organization.name as string;
