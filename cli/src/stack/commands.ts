@@ -1,14 +1,16 @@
 /**
- * `atrium run`, `status` and `stop`: the local stack.
+ * `atrium run`, `status` and `stop`: the local stack, as processes or (`--release`) as a release's
+ * containers.
  */
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.ts";
 import { cliErrors } from "../errors.ts";
-import { composeFile } from "./compose.ts";
+import { composeFile, composeProject, IMAGE_REPOSITORY } from "./compose.ts";
 import { demoInstructions } from "./demo.ts";
 import { stackFiles } from "./paths.ts";
 import { health, isAlive, stopProcess } from "./processes.ts";
+import { runRelease, stopRelease } from "./release.ts";
 import { runStack } from "./run.ts";
 import { clearState, readState } from "./state.ts";
 
@@ -22,11 +24,17 @@ const port = (value: string) => {
 export function registerStackCommands(program: Command, context: CliContext): void {
   program
     .command("run")
-    .description("Start a local stack: the control plane (embedded database) and a gateway, in the background")
+    .description(
+      "Start a local stack: the control plane (embedded database) and a gateway, in the background (as processes, or a release's containers)",
+    )
     .option("--demo", "also start a demo pet store API and publish it as an MCP endpoint")
     .option("--ui", "also start the web UI (not part of this release yet)")
-    .option("--compose", "write a Docker Compose file instead of starting processes")
-    .option("--release <version>", "release of the images in the Compose file", context.version)
+    .option("--compose", "only write the release's Compose file (see --release), start nothing")
+    .option(
+      "--release <version>",
+      "start that release's container stack with podman (podman-compose) or Docker instead of local processes; " +
+        "its images come from hack/images/build.sh --tag <version>",
+    )
     .addOption(new Option("--control-plane-port <port>", "control plane port").default(5555).argParser(port))
     .addOption(new Option("--gateway-port <port>", "gateway port").default(7777).argParser(port))
     .addOption(
@@ -35,7 +43,8 @@ export function registerStackCommands(program: Command, context: CliContext): vo
     .addOption(new Option("--demo-port <port>", "demo backend port").default(7780).argParser(port))
     .addHelpText(
       "after",
-      "\nExamples:\n  $ atrium run --demo          # everything, plus a demo MCP endpoint to try\n  $ atrium run --compose --release 0.1.0",
+      "\nExamples:\n  $ atrium run --demo          # everything, plus a demo MCP endpoint to try\n" +
+        "  $ atrium run --release 0.1.0 # the 0.1.0 images, as containers\n  $ atrium run --compose --release 0.1.0",
     )
     .action(
       async (
@@ -43,7 +52,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
           demo?: boolean;
           ui?: boolean;
           compose?: boolean;
-          release: string;
+          release?: string;
           controlPlanePort: number;
           gatewayPort: number;
           gatewayManagementPort: number;
@@ -52,19 +61,47 @@ export function registerStackCommands(program: Command, context: CliContext): vo
         command: Command,
       ) => {
         const { stdout } = context.io;
+        const ports = { controlPlane: options.controlPlanePort, gateway: options.gatewayPort };
         if (options.compose) {
-          const file = stackFiles().compose;
-          writeFileSync(file, composeFile(options.release), { mode: 0o600 });
-          chmodSync(file, 0o600);
-          stdout.write(`Wrote ${file} (Atrium ${options.release}).\nStart it with: docker compose -f ${file} up -d\n`);
+          const release = options.release ?? context.version;
+          const files = stackFiles();
+          mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+          writeFileSync(files.compose, composeFile(release, ports, composeProject(files.dir)), { mode: 0o600 });
+          chmodSync(files.compose, 0o600);
+          stdout.write(
+            `Wrote ${files.compose} (Atrium ${release}, images ${IMAGE_REPOSITORY}/*:${release}).\n` +
+              `Start it with: atrium run --release ${release}\n` +
+              `(by hand: \`up -d control-plane\`, create a gateway token, then \`ATRIUM_CONTROL_PLANE_TOKEN=<token> … up -d gateway\`)\n`,
+          );
           return;
         }
-        if (options.release !== context.version) {
-          throw cliErrors.usage(
-            `This CLI runs Atrium ${context.version} from its own installation; --release ${options.release} applies to --compose`,
-          );
-        }
         if (options.ui) context.warn("the web UI is not part of this release yet: starting without it");
+        if (options.release) {
+          if (options.demo) {
+            throw cliErrors.conflictingOptions(
+              "--release",
+              "--demo",
+              "the demo pet store runs with the local processes (`atrium run --demo`)",
+            );
+          }
+          const result = await runRelease({ release: options.release, ports }, context.io);
+          const lines = [
+            "",
+            `Control plane: ${result.controlPlane}   (REST API ${result.controlPlane}/api/v1)`,
+            `Gateway:       ${result.gateway}   (MCP endpoints under /mcp/)`,
+            `Containers:    ${result.engine}, ${result.composeFile}`,
+          ];
+          if (result.admin) {
+            lines.push(
+              "",
+              `Admin (first start): organization '${result.admin.organization}', user '${result.admin.username}', password '${result.admin.password}'`,
+              "  shown only now — keep it; the CLI is logged in as this admin.",
+            );
+          }
+          lines.push("", "`atrium status` shows the stack, `atrium stop` stops it (data is kept in its volumes).");
+          context.note(command, lines.join("\n"));
+          return;
+        }
         const result = await runStack({ ...options, demo: Boolean(options.demo), ui: Boolean(options.ui) }, context.io);
         const lines = [
           "",
@@ -93,6 +130,24 @@ export function registerStackCommands(program: Command, context: CliContext): vo
       const state = readState(stackFiles().state);
       if (!state) {
         context.note(command, "Atrium is not running locally: `atrium run` starts it.");
+        return;
+      }
+      if (state.compose) {
+        const compose = state.compose;
+        const rows = await Promise.all(
+          compose.services.map(async (service) => {
+            const checked = await health(service.url);
+            return {
+              name: service.name,
+              url: service.url,
+              version: checked.version ?? "",
+              state: checked.ready ? "ready" : checked.live ? "starting" : "not answering",
+              release: compose.release,
+            };
+          }),
+        );
+        context.print(command, rows, { columns: ["name", "url", "version", "state"] });
+        context.note(command, `Containers: ${compose.engine}, ${compose.file}`);
         return;
       }
       const rows = await Promise.all(
@@ -124,6 +179,12 @@ export function registerStackCommands(program: Command, context: CliContext): vo
       const state = readState(files.state);
       if (!state) {
         context.note(command, "Atrium is not running locally: nothing to stop.");
+        return;
+      }
+      if (state.compose) {
+        await stopRelease(state.compose);
+        context.note(command, `Stopped the containers of Atrium ${state.compose.release} (data kept in their volumes)`);
+        clearState(files.state);
         return;
       }
       // The gateway first, so it deregisters while the control plane still answers.

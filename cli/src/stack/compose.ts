@@ -1,48 +1,70 @@
 /**
- * `atrium run --compose`: for people with Docker, a Compose file running the control plane on
- * PostgreSQL and one gateway at a release, instead of local processes.
+ * The Compose file of a release: the control plane (embedded database in a volume) and one gateway,
+ * from the images hack/images/build.sh builds (`localhost/atrium/<component>:<release>`), read-only,
+ * published on loopback only. `atrium run --compose` writes it; `atrium run --release` writes it
+ * and starts it (release.ts). The admin password of a first start and the gateway's API token pass
+ * through from the compose command's environment, so the file itself holds only the session key.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { stringify } from "yaml";
+import { defaultStackDir } from "./paths.ts";
 
-export function composeFile(release: string): string {
-  const key = randomBytes(32).toString("base64");
+/** Where `hack/images/build.sh` puts the images. */
+export const IMAGE_REPOSITORY = "localhost/atrium";
+
+/**
+ * Compose's project name, which prefixes the containers and volumes (`atrium_control-plane-data`):
+ * `atrium` for the default stack folder, `atrium-<hash>` for another ATRIUM_STACK_DIR, so two
+ * stack folders never share volumes.
+ */
+export function composeProject(stackDir: string): string {
+  return stackDir === defaultStackDir()
+    ? "atrium"
+    : `atrium-${createHash("sha256").update(stackDir).digest("hex").slice(0, 8)}`;
+}
+
+export const releaseImage = (component: "control-plane" | "gateway", release: string) =>
+  `${IMAGE_REPOSITORY}/${component}:${release}`;
+
+export interface ComposePorts {
+  controlPlane: number;
+  gateway: number;
+}
+
+export function composeFile(release: string, ports: ComposePorts, project: string): string {
   const sessionKey = randomBytes(32).toString("base64");
   const document = {
-    name: "atrium",
+    name: project,
     services: {
-      postgres: {
-        image: "postgres:17",
-        environment: { POSTGRES_USER: "atrium", POSTGRES_PASSWORD: "atrium", POSTGRES_DB: "atrium" },
-        volumes: ["atrium-db:/var/lib/postgresql/data"],
-        healthcheck: { test: ["CMD", "pg_isready", "-U", "atrium"], interval: "2s", retries: 30 },
-      },
       "control-plane": {
-        image: `ghcr.io/atrium-dev/control-plane:${release}`,
-        depends_on: { postgres: { condition: "service_healthy" } },
+        image: releaseImage("control-plane", release),
+        read_only: true,
         environment: {
-          ATRIUM_DATABASE_URL: "postgres://atrium:atrium@postgres:5432/atrium",
-          ATRIUM_ENCRYPTION_KEYS: `v1=${key}`,
-          ATRIUM_ENCRYPTION_ACTIVE_KEY_ID: "v1",
+          // Passed through from the compose command's environment (unset stays unset): the first
+          // start's admin password, which `atrium run --release` chooses.
+          ATRIUM_ADMIN_PASSWORD: null,
         },
-        ports: ["5555:5555"],
+        volumes: ["control-plane-data:/var/lib/atrium"],
+        ports: [`127.0.0.1:${ports.controlPlane}:5555`],
       },
       gateway: {
-        image: `ghcr.io/atrium-dev/gateway:${release}`,
+        image: releaseImage("gateway", release),
+        read_only: true,
         depends_on: ["control-plane"],
         environment: {
           ATRIUM_CONTROL_PLANE_URL: "http://control-plane:5555",
-          ATRIUM_CONTROL_PLANE_TOKEN:
-            "${ATRIUM_GATEWAY_TOKEN:?create one with: atrium api-token create gateway --validity-days 365}",
+          // Passed through too: an API token of role gateway, which `atrium run --release` creates.
+          ATRIUM_CONTROL_PLANE_TOKEN: null,
           ATRIUM_GATEWAY_ID: "gateway-1",
-          ATRIUM_GATEWAY_FQDNS: "localhost:7777",
+          ATRIUM_GATEWAY_FQDNS: `localhost:${ports.gateway}`,
           ATRIUM_GATEWAY_LABELS: "env=local",
           ATRIUM_GATEWAY_SESSION_KEY: sessionKey,
         },
-        ports: ["7777:7777"],
+        volumes: ["gateway-cache:/var/lib/atrium"],
+        ports: [`127.0.0.1:${ports.gateway}:7777`],
       },
     },
-    volumes: { "atrium-db": {} },
+    volumes: { "control-plane-data": {}, "gateway-cache": {} },
   };
-  return `# Atrium ${release}, written by \`atrium run --compose\`. Holds generated keys: keep it private.\n${stringify(document)}`;
+  return `# Atrium ${release}, written by \`atrium\`. Holds the gateways' session key: keep it private.\n${stringify(document)}`;
 }

@@ -5,8 +5,12 @@
 import { join } from "node:path";
 import envPaths from "env-paths";
 
+export function defaultStackDir(): string {
+  return join(envPaths("atrium", { suffix: "" }).data, "stack");
+}
+
 export function stackDir(): string {
-  return process.env.ATRIUM_STACK_DIR || join(envPaths("atrium", { suffix: "" }).data, "stack");
+  return process.env.ATRIUM_STACK_DIR || defaultStackDir();
 }
 
 export const stackFiles = (dir = stackDir()) => ({
@@ -19,4 +23,6 @@ export const stackFiles = (dir = stackDir()) => ({
   gatewayCache: join(dir, "gateway"),
   gatewayToken: join(dir, "gateway-token"),
   compose: join(dir, "compose.yaml"),
+  /** The API token of the Compose stack's gateway (its control plane keeps its own database). */
+  composeGatewayToken: join(dir, "compose-gateway-token"),
 });

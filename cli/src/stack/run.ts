@@ -159,7 +159,7 @@ function createPrivateFile(file: string): void {
 }
 
 /** Logged in as the admin: with the first-start password, or the stored login of a later start. */
-async function adminApi(url: string, admin: RunResult["admin"], io: CliIo) {
+export async function adminApi(url: string, admin: RunResult["admin"], io: CliIo) {
   if (admin) {
     const login = await apiClient({ baseUrl: url }).post("/login", admin, loginAnswer);
     saveCredentials(
@@ -182,7 +182,7 @@ async function adminApi(url: string, admin: RunResult["admin"], io: CliIo) {
 }
 
 /** The gateway's API token: created once (valid ten years), kept 0600 in the stack folder. */
-async function gatewayToken(api: () => Promise<ApiClient>, file: string): Promise<string> {
+export async function gatewayToken(api: () => Promise<ApiClient>, file: string): Promise<string> {
   if (existsSync(file)) return file;
   const created = await (await api()).post(
     "/api-tokens",

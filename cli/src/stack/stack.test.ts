@@ -138,6 +138,7 @@ describe("atrium run --demo (the quickstart)", () => {
     expect(written.code, written.stderr).toBe(0);
     const file = join(root, "stack", "compose.yaml");
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(written.stdout).toContain(`docker compose -f ${file} up -d`);
+    expect(written.stdout).toContain("atrium run --release 0.1.0");
+    expect(readFileSync(file, "utf8")).toContain("image: localhost/atrium/gateway:0.1.0");
   });
 });

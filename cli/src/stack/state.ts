@@ -1,13 +1,26 @@
 /**
- * The running stack, as `atrium run` left it: which processes, their pids and URLs.
+ * The running stack, as `atrium run` left it: which processes, their pids and URLs (or, for
+ * `atrium run --release`, which Compose stack).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { StackProcess } from "./processes.ts";
 
+/** A release's Compose stack (`atrium run --release`): containers instead of processes. */
+export interface ComposeState {
+  /** `podman-compose` or `docker compose`. */
+  engine: string;
+  /** Compose's project name (compose.ts). */
+  project: string;
+  file: string;
+  release: string;
+  services: { name: string; url: string }[];
+}
+
 export interface StackState {
   startedAt: string;
   processes: StackProcess[];
+  compose?: ComposeState;
   demo?: { endpoint: string };
   /** Where the gateway writes its audit events. */
   gatewayAuditLog?: string;
