@@ -1,0 +1,404 @@
+/**
+ * `atrium config` against a real control plane: create, list, get, update and delete plans with an
+ * API key or OAuth, and what each refusal says (the journeys through the gateway are in cli.test.ts).
+ */
+import { randomUUID } from "node:crypto";
+import type { Stack } from "@atrium/gateway/testing";
+import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { type CliStack, json, ok, row, runAtrium, withCliStack } from "../testing.ts";
+
+let stack: Stack;
+let newEnv: CliStack["newEnv"];
+const atrium = withCliStack((cli) => ({ stack, newEnv } = cli));
+
+describe("config", () => {
+  it("creates plans (JSON holds id and apiKey; the table shows the key once), lists, shows, deletes", async () => {
+    const created = json(
+      await atrium([
+        "config",
+        "create",
+        "cli-plan",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        `${stack.backend.url}/api`,
+        "--apiKey",
+        "--include",
+        "listPets",
+        "getPet",
+        "--timeout-ms",
+        "1500",
+        "--exposure-mode",
+        "PerOperation",
+        "--output",
+        "json",
+      ]),
+    );
+    expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.apiKey).toMatch(/^atr_k_/);
+    expect(created).toMatchObject({
+      name: "cli-plan",
+      hasApiKey: true,
+      includedOperations: ["listPets", "getPet"],
+      backendTimeoutMs: 1500,
+      toolExposureMode: "PerOperation",
+    });
+
+    const table = ok(
+      await atrium([
+        "config",
+        "create",
+        "cli-plan-table",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "--apiKey",
+        "--exclude",
+        "slow,image",
+      ]),
+    );
+    expect(row(table, "API KEY")).toMatch(/^atr_k_/);
+    expect(row(table, "EXCLUDED OPERATIONS")).toBe("slow, image");
+    expect(table.stdout).toContain("Save the API key now: it is shown only this once.");
+
+    const noKey = json(
+      await atrium([
+        "config",
+        "create",
+        "cli-plan-open",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "-o",
+        "json",
+      ]),
+    );
+    expect(noKey.apiKey).toBeUndefined();
+    expect(noKey.hasApiKey).toBe(false);
+
+    const list = ok(await atrium(["config", "list"]));
+    expect(list.stdout).toMatch(/^ID\s+NAME\s+SERVICE\s+BACKEND\s+AUTH\s+AUDIT\s+MODE$/m);
+    expect(list.stdout).toMatch(
+      new RegExp(`^${created.id}\\s+cli-plan\\s+${stack.serviceId}.*\\bapi key\\s+off\\b`, "m"),
+    );
+    expect(json(await atrium(["config", "list", "-o", "json"])).length).toBeGreaterThanOrEqual(4);
+
+    const shown = ok(await atrium(["config", "get", created.id]));
+    expect(row(shown, "BACKEND ENDPOINT")).toBe(`${stack.backend.url}/api`);
+    expect(row(shown, "CLIENT AUTH")).toBe("api key");
+    expect(row(shown, "AUDIT")).toBe("off");
+    expect(row(shown, "OAUTH ISSUER")).toBeUndefined();
+    const detail = json(await atrium(["config", "get", created.id, "-o", "json"]));
+    expect(detail.apiKey).toBeUndefined();
+
+    expect(ok(await atrium(["config", "delete", noKey.id])).stdout).toBe(`Deleted configuration plan ${noKey.id}.\n`);
+    expect(json(await atrium(["config", "delete", created.id, "-o", "json"]))).toEqual({
+      id: created.id,
+      deleted: true,
+    });
+  });
+
+  it("creates an OAuth plan with scopes, tool scopes and audit; get shows them; JSON and YAML as the API has them", async () => {
+    const created = json(
+      await atrium([
+        "config",
+        "create",
+        "cli-plan-oauth",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "--oauth-issuer",
+        "https://login.example.com/realms/pets",
+        "--oauth-jwks-uri",
+        "https://login.example.com/realms/pets/certs",
+        "--oauth-audience",
+        "atrium-petstore",
+        "--oauth-resource",
+        "https://mcp.example.com/mcp/default/cli-plan-oauth",
+        "--oauth-scope",
+        "pets:read",
+        "mcp:use,pets:read",
+        "--oauth-scope",
+        "profile openid",
+        "--oauth-tool-scope",
+        "deletePet=pets:write,pets:admin",
+        "--oauth-tool-scope",
+        "createPet=pets:write",
+        "--audit",
+        "-o",
+        "json",
+      ]),
+    );
+    const oauth = {
+      issuer: "https://login.example.com/realms/pets",
+      jwksUri: "https://login.example.com/realms/pets/certs",
+      audience: "atrium-petstore",
+      resource: "https://mcp.example.com/mcp/default/cli-plan-oauth",
+      requiredScopes: ["pets:read", "mcp:use", "profile", "openid"],
+      toolScopes: { deletePet: ["pets:write", "pets:admin"], createPet: ["pets:write"] },
+    };
+    expect(created).toMatchObject({ name: "cli-plan-oauth", hasApiKey: false, audit: true, oauth });
+    expect(created.apiKey).toBeUndefined();
+
+    // JSON and YAML carry the record exactly as the REST API returns it.
+    const record = (await stack.controlPlane.admin.call("GET", `/api/v1/configuration-plans/${created.id}`)).body;
+    expect(json(await atrium(["config", "get", created.id, "-o", "json"]))).toEqual(record);
+    expect(ok(await atrium(["config", "get", created.id, "-o", "yaml"])).stdout).toBe(stringify(record));
+
+    const shown = ok(await atrium(["config", "get", created.id]));
+    expect(row(shown, "CLIENT AUTH")).toBe("oauth");
+    expect(row(shown, "OAUTH ISSUER")).toBe(oauth.issuer);
+    expect(row(shown, "OAUTH JWKS URI")).toBe(oauth.jwksUri);
+    expect(row(shown, "OAUTH AUDIENCE")).toBe("atrium-petstore");
+    expect(row(shown, "OAUTH RESOURCE")).toBe(oauth.resource);
+    expect(row(shown, "REQUIRED SCOPES")).toBe("pets:read mcp:use profile openid");
+    expect(row(shown, "TOOL SCOPES")).toBe("createPet=pets:write; deletePet=pets:write pets:admin");
+    expect(row(shown, "AUDIT")).toMatch(/^on\b/);
+    expect(ok(await atrium(["config", "list"])).stdout).toMatch(
+      new RegExp(`^${created.id}\\s+cli-plan-oauth\\s.*\\boauth\\s+on\\s+PerOperation$`, "m"),
+    );
+
+    // Only the issuer: the defaults are named in the table.
+    const minimal = ok(
+      await atrium([
+        "config",
+        "create",
+        "cli-plan-oauth-min",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "--oauth-issuer",
+        "https://login.example.com",
+      ]),
+    );
+    expect(row(minimal, "CLIENT AUTH")).toBe("oauth");
+    expect(row(minimal, "OAUTH JWKS URI")).toBe("(from the issuer's metadata)");
+    expect(row(minimal, "OAUTH AUDIENCE")).toBe("(the endpoint's resource URL)");
+    expect(row(minimal, "REQUIRED SCOPES")).toBe("-");
+    expect(row(minimal, "AUDIT")).toBe("off");
+    expect(minimal.stdout).not.toContain("Save the API key");
+    const minimalId = row(minimal, "ID") as string;
+
+    for (const id of [created.id, minimalId]) ok(await atrium(["config", "delete", id]));
+  });
+
+  it("refuses --apiKey with --oauth-issuer, and OAuth details without an issuer, before any request", async () => {
+    const base = ["config", "create", "x", "--serviceId", stack.serviceId, "--backendEndpoint", "http://b"];
+    // Not logged in: a refusal that needed the server would say so instead.
+    const loggedOut = newEnv();
+    const both = await runAtrium([...base, "--apiKey", "--oauth-issuer", "https://login.example.com"], {
+      env: loggedOut,
+    });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe(
+      "error: --apiKey and --oauth-issuer cannot be used together: a plan has one client authentication mode, " +
+        "an API key (x-atrium-key header) or OAuth bearer tokens; keep one\n",
+    );
+    for (const [flag, value] of [
+      ["--oauth-jwks-uri", "https://login.example.com/certs"],
+      ["--oauth-audience", "aud"],
+      ["--oauth-resource", "https://mcp.example.com/x"],
+      ["--oauth-scope", "pets:read"],
+      ["--oauth-tool-scope", "getPet=pets:read"],
+    ] as const) {
+      const alone = await runAtrium([...base, flag, value], { env: loggedOut });
+      expect(alone.code, flag).toBe(2);
+      expect(alone.stderr).toContain(`error: ${flag} needs --oauth-issuer <url>: OAuth settings apply to a plan`);
+    }
+    const withIssuer = [...base, "--oauth-issuer", "https://i.example.com"];
+    const badToolScope = await atrium([...withIssuer, "--oauth-tool-scope", "getPet"]);
+    expect(badToolScope.code).toBe(2);
+    expect(badToolScope.stderr).toContain("give it as tool=scope1,scope2");
+
+    // What only the server knows is its to refuse, with the field named.
+    const badIssuer = await atrium([...base, "--oauth-issuer", "login.example.com"]);
+    expect(badIssuer.code).toBe(1);
+    expect(badIssuer.stderr).toMatch(/^error: The request is invalid: body\.oauth\.issuer: /m);
+    const discovery = await atrium([...withIssuer, "--oauth-tool-scope", "getPet=x", "--exposure-mode", "Discovery"]);
+    expect(discovery.code).toBe(1);
+    expect(discovery.stderr).toContain("oauth.toolScopes needs toolExposureMode PerOperation");
+    const badScope = await atrium([...withIssuer, "--oauth-scope", 'pets"read']);
+    expect(badScope.code).toBe(1);
+    expect(badScope.stderr).toContain("body.oauth.requiredScopes");
+
+    // The control plane refuses both modes too, whatever client sends them (create and replace).
+    const bothModes = {
+      name: "both-modes",
+      serviceId: stack.serviceId,
+      backendEndpoint: "http://b",
+      apiKey: true,
+      oauth: { issuer: "https://i.example.com" },
+    };
+    const { admin } = stack.controlPlane;
+    for (const [method, path] of [
+      ["POST", "/api/v1/configuration-plans"],
+      ["PUT", `/api/v1/configuration-plans/${stack.planId}`],
+    ] as const) {
+      const refused = await admin.call(method, path, bothModes);
+      expect(refused.status, method).toBe(400);
+      expect(refused.body.errors).toEqual([
+        { field: "body.oauth", message: "a plan has one client authentication mode: set apiKey or oauth, not both" },
+      ]);
+    }
+    expect(json(await atrium(["config", "get", stack.planId, "-o", "json"]))).toMatchObject({ hasApiKey: true });
+    expect(json(await atrium(["config", "get", stack.planId, "-o", "json"])).oauth).toBeUndefined();
+  });
+
+  it("update changes only what its flags name, switches between API key and OAuth, and merges OAuth fields", async () => {
+    const created = json(
+      await atrium([
+        "config",
+        "create",
+        "cli-plan-update",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "--apiKey",
+        "--include",
+        "listPets,getPet",
+        "--timeout-ms",
+        "2500",
+        "-o",
+        "json",
+      ]),
+    );
+    const update = (...args: string[]) => atrium(["config", "update", created.id, ...args]);
+
+    const audited = json(await update("--audit", "-o", "json"));
+    expect(audited).toMatchObject({ hasApiKey: true, audit: true, includedOperations: ["listPets", "getPet"] });
+    expect(audited.apiKey).toBeUndefined();
+
+    const keepsKey = await update("--oauth-issuer", "https://login.example.com");
+    expect(keepsKey.code).toBe(2);
+    expect(keepsKey.stderr).toContain(
+      "error: --oauth-issuer and its API key cannot be used together: a plan has one client authentication mode",
+    );
+    expect(keepsKey.stderr).toContain("add --no-apiKey to switch");
+
+    const toOAuth = json(
+      await update(
+        "--no-apiKey",
+        "--oauth-issuer",
+        "https://login.example.com",
+        "--oauth-scope",
+        "mcp:use",
+        "--oauth-tool-scope",
+        "getPet=pets:read",
+        "-o",
+        "json",
+      ),
+    );
+    expect(toOAuth).toMatchObject({
+      hasApiKey: false,
+      audit: true,
+      backendTimeoutMs: 2500,
+      includedOperations: ["listPets", "getPet"],
+      oauth: {
+        issuer: "https://login.example.com",
+        requiredScopes: ["mcp:use"],
+        toolScopes: { getPet: ["pets:read"] },
+      },
+    });
+
+    const merged = json(await update("--oauth-audience", "atrium-petstore", "--no-audit", "-o", "json"));
+    expect(merged.oauth).toEqual({ ...toOAuth.oauth, audience: "atrium-petstore" });
+    expect(merged.audit).toBe(false);
+
+    const both = await update("--apiKey");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("add --no-oauth to switch");
+    const removeAndSet = await update("--no-oauth", "--oauth-audience", "x");
+    expect(removeAndSet.code).toBe(2);
+    expect(removeAndSet.stderr).toContain("error: --no-oauth and --oauth-audience cannot be used together");
+
+    const backToKey = ok(await update("--no-oauth", "--apiKey"));
+    expect(row(backToKey, "CLIENT AUTH")).toBe("api key");
+    expect(row(backToKey, "API KEY")).toMatch(/^atr_k_/);
+    expect(backToKey.stdout).toContain("Save the API key now");
+    expect(row(backToKey, "OAUTH ISSUER")).toBeUndefined();
+    expect(json(await atrium(["config", "get", created.id, "-o", "json"])).oauth).toBeUndefined();
+
+    const unknown = await atrium(["config", "update", randomUUID(), "--audit"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("does not exist in this organization");
+    ok(await atrium(["config", "delete", created.id]));
+  });
+
+  it("explains missing flags, bad values and unknown ids", async () => {
+    const noService = await atrium(["config", "create", "x", "--backendEndpoint", "http://b"]);
+    expect(noService.code).toBe(2);
+    expect(noService.stderr).toContain("required option '--serviceId <id>' not specified");
+    expect(noService.stderr).toContain("--help");
+
+    const badEndpoint = await atrium([
+      "config",
+      "create",
+      "x",
+      "--serviceId",
+      stack.serviceId,
+      "--backendEndpoint",
+      "not-a-url",
+    ]);
+    expect(badEndpoint.code).toBe(1);
+    expect(badEndpoint.stderr).toMatch(/^error: The request is invalid: body\.backendEndpoint: /m);
+
+    const badOperation = await atrium([
+      "config",
+      "create",
+      "x",
+      "--serviceId",
+      stack.serviceId,
+      "--backendEndpoint",
+      "http://b",
+      "--include",
+      "noSuchOp",
+    ]);
+    expect(badOperation.code).toBe(1);
+    expect(badOperation.stderr).toContain("body.includedOperations: unknown operationId(s) noSuchOp");
+
+    const badTimeout = await atrium([
+      "config",
+      "create",
+      "x",
+      "--serviceId",
+      "s",
+      "--backendEndpoint",
+      "http://b",
+      "--timeout-ms",
+      "soon",
+    ]);
+    expect(badTimeout.code).toBe(2);
+    expect(badTimeout.stderr).toContain("give a whole number of 1 or more");
+
+    const badMode = await atrium([
+      "config",
+      "create",
+      "x",
+      "--serviceId",
+      "s",
+      "--backendEndpoint",
+      "http://b",
+      "--exposure-mode",
+      "All",
+    ]);
+    expect(badMode.code).toBe(2);
+    expect(badMode.stderr).toContain("Allowed choices are PerOperation, Discovery");
+
+    const id = randomUUID();
+    for (const args of [
+      ["config", "get", id],
+      ["config", "delete", id],
+      ["config", "renew-api-key", id],
+    ]) {
+      const run = await atrium(args);
+      expect(run.code, args.join(" ")).toBe(1);
+      expect(run.stderr).toContain(`Configuration plan '${id}' does not exist in this organization`);
+    }
+  });
+});

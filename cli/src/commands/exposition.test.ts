@@ -1,0 +1,129 @@
+/**
+ * `atrium expo` against a real control plane and gateway: Expositions named after their plan,
+ * their group and ENDPOINTS, and what each refusal says.
+ */
+import { randomUUID } from "node:crypto";
+import type { Gateway } from "@atrium/gateway";
+import { type Stack, waitFor } from "@atrium/gateway/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { json, ok, row, withCliStack } from "../testing.ts";
+
+let stack: Stack;
+let gateway: Gateway;
+const atrium = withCliStack((cli) => {
+  ({ stack, gateway } = cli);
+});
+
+beforeAll(async () => {
+  // The group the Expositions are published on.
+  ok(await atrium(["gateway-group", "create", "cli-group", "--label", "env=test"]));
+});
+
+describe("expo", () => {
+  it("creates expositions (named after the plan by default) and shows their group and ENDPOINTS", async () => {
+    const groups = json(await atrium(["gateway-group", "list", "-o", "json"]));
+    const group = groups.find((g: { name: string }) => g.name === "cli-group");
+    const plan = json(
+      await atrium([
+        "config",
+        "create",
+        "expo-plan",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        `${stack.backend.url}/api`,
+        "-o",
+        "json",
+      ]),
+    );
+
+    const created = ok(
+      await atrium(["expo", "create", "--configuration", plan.id, "--gateway-group", String(group.id)]),
+    );
+    const expositionId = row(created, "ID") as string;
+    expect(row(created, "NAME")).toBe("expo-plan");
+    expect(row(created, "GATEWAY GROUP")).toBe(`cli-group (${group.id})`);
+    expect(row(created, "ENDPOINTS")).toBe("gw-1.test");
+    expect(row(created, "MCP PATH")).toBe(`/mcp/${expositionId}`);
+
+    const named = json(
+      await atrium([
+        "expo",
+        "create",
+        "--configuration",
+        plan.id,
+        "--gateway-group",
+        String(group.id),
+        "--name",
+        "expo-named",
+        "--output",
+        "json",
+      ]),
+    );
+    expect(named).toMatchObject({
+      name: "expo-named",
+      configurationPlanId: plan.id,
+      gatewayGroup: { id: group.id, name: "cli-group" },
+      endpoints: ["gw-1.test"],
+    });
+
+    const shown = ok(await atrium(["expo", "get", named.id]));
+    expect(row(shown, "GATEWAY GROUP")).toBe(`cli-group (${group.id})`);
+    expect(row(shown, "ENDPOINTS")).toBe("gw-1.test");
+    expect(json(await atrium(["expo", "get", named.id, "-o", "json"])).endpoints).toEqual(["gw-1.test"]);
+    expect(row(shown, "PROBLEMS")).toBe("(none)");
+    // As a gateway that cannot serve it reports (its whole set, replacing the last one).
+    const reported = await stack.controlPlane.api.withToken(stack.token).call("PUT", "/api/v1/gateways/gw-1/problems", {
+      instanceId: gateway.sync.instanceId,
+      problems: [{ expositionId: named.id, message: "the backend secret references ${env:X}, which is not set" }],
+    });
+    expect(reported.status).toBe(204);
+    expect(row(ok(await atrium(["expo", "get", named.id])), "PROBLEMS")).toMatch(
+      /^gw-1: the backend secret references \$\{env:X\}, which is not set \(since .+\)$/,
+    );
+
+    const list = ok(await atrium(["expo", "list"]));
+    expect(list.stdout).toMatch(/^ID\s+NAME\s+CONFIGURATION PLAN\s+GATEWAY GROUP\s+ENDPOINTS$/m);
+    expect(list.stdout).toMatch(
+      new RegExp(`^${named.id}\\s+expo-named\\s+${plan.id}\\s+cli-group \\(${group.id}\\)\\s+gw-1\\.test$`, "m"),
+    );
+    expect(json(await atrium(["expo", "list", "-o", "json"])).map((e: { id: string }) => e.id)).toEqual(
+      expect.arrayContaining([expositionId, named.id, stack.expositionId]),
+    );
+
+    await waitFor(() => gateway.registry.size >= 3, "the gateway serves the new expositions");
+
+    expect(ok(await atrium(["expo", "delete", expositionId])).stdout).toBe(`Deleted exposition ${expositionId}.\n`);
+    expect(json(await atrium(["expo", "delete", named.id, "-o", "json"]))).toEqual({ id: named.id, deleted: true });
+    ok(await atrium(["gateway-group", "delete", String(group.id)]));
+  });
+
+  it("explains missing flags, unknown plans and groups, and unknown expositions", async () => {
+    const noGroup = await atrium(["expo", "create", "--configuration", stack.planId]);
+    expect(noGroup.code).toBe(2);
+    expect(noGroup.stderr).toContain("required option '--gateway-group <group_id>' not specified");
+
+    const planId = randomUUID();
+    const unknownPlan = await atrium(["expo", "create", "--configuration", planId, "--gateway-group", "1"]);
+    expect(unknownPlan.code).toBe(1);
+    expect(unknownPlan.stderr).toContain(`Configuration plan '${planId}' does not exist in this organization`);
+
+    const unknownGroup = await atrium([
+      "expo",
+      "create",
+      "--configuration",
+      stack.planId,
+      "--gateway-group",
+      "987654",
+      "--name",
+      "x",
+    ]);
+    expect(unknownGroup.code).toBe(1);
+    expect(unknownGroup.stderr).toContain("body.gatewayGroupId: no gateway group 987654 in this organization");
+
+    const id = randomUUID();
+    const unknown = await atrium(["expo", "get", id]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`Exposition '${id}' does not exist in this organization`);
+  });
+});

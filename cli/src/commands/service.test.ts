@@ -1,0 +1,102 @@
+/**
+ * `atrium service` against a real control plane: imports from a file and a URL, list, get,
+ * delete, and what each refusal says.
+ */
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FIXTURE_OPENAPI } from "@atrium/gateway/testing";
+import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { json, ok, row, withCliStack } from "../testing.ts";
+
+let env: NodeJS.ProcessEnv;
+let documentUrl: string;
+const atrium = withCliStack((cli) => ({ env, documentUrl } = cli));
+
+describe("service", () => {
+  it("imports a YAML file, a JSON file and a URL; lists, shows and deletes", async () => {
+    const dir = env.ATRIUM_CONFIG_DIR as string;
+    const yamlFile = join(dir, "pets.yaml");
+    writeFileSync(yamlFile, stringify(JSON.parse(FIXTURE_OPENAPI)));
+    const jsonFile = join(dir, "pets.json");
+    writeFileSync(jsonFile, FIXTURE_OPENAPI);
+
+    const fromYaml = ok(await atrium(["service", "import", yamlFile, "--name", "pets-yaml", "--version", "1"]));
+    expect(row(fromYaml, "ID")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(row(fromYaml, "OPERATION COUNT")).toBe("7");
+    expect(row(fromYaml, "TITLE")).toBe("Fixture pets");
+
+    const fromJson = json(
+      await atrium([
+        "service",
+        "import",
+        jsonFile,
+        "--name",
+        "pets-json",
+        "--version",
+        "2",
+        "--description",
+        "uploaded",
+        "--output",
+        "json",
+      ]),
+    );
+    expect(fromJson).toMatchObject({ name: "pets-json", version: "2", description: "uploaded", operationCount: 7 });
+
+    const fromUrl = json(
+      await atrium(["service", "import", documentUrl, "--name", "pets-url", "--version", "3", "-o", "json"]),
+    );
+    expect(fromUrl).toMatchObject({ name: "pets-url", operationCount: 7 });
+
+    const table = ok(await atrium(["service", "list"]));
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+VERSION\s+TITLE\s+OPERATIONS\s+CREATED$/m);
+    expect(table.stdout).toContain(fromJson.id);
+    const listed = json(await atrium(["service", "list", "-o", "json"]));
+    expect(listed.map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(["fixture", "pets-yaml", "pets-json", "pets-url"]),
+    );
+
+    const shown = ok(await atrium(["service", "get", fromJson.id]));
+    expect(row(shown, "NAME")).toBe("pets-json");
+    expect(shown.stdout).toMatch(/^getPet\s+GET\s+\/pets\/\{petId\}\s+Get a pet$/m);
+    const detail = json(await atrium(["service", "get", fromJson.id, "-o", "json"]));
+    expect(detail.operations).toHaveLength(7);
+
+    expect(ok(await atrium(["service", "delete", fromUrl.id])).stdout).toBe(`Deleted service ${fromUrl.id}.\n`);
+    expect(json(await atrium(["service", "delete", fromJson.id, "-o", "json"]))).toEqual({
+      id: fromJson.id,
+      deleted: true,
+    });
+  });
+
+  it("explains a bad document, a missing file, a missing flag and an unknown id", async () => {
+    const bad = join(env.ATRIUM_CONFIG_DIR as string, "bad.yaml");
+    writeFileSync(bad, "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths: {}\n");
+    const invalid = await atrium(["service", "import", bad, "--name", "bad", "--version", "1"]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/^error: .*operation/m);
+
+    const missing = await atrium(["service", "import", "/nowhere/pets.yaml", "--name", "x", "--version", "1"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("Cannot read /nowhere/pets.yaml: no such file");
+
+    const noVersion = await atrium(["service", "import", bad, "--name", "x"]);
+    expect(noVersion.code).toBe(2);
+    expect(noVersion.stderr).toContain("required option '--version <version>' not specified");
+
+    const id = randomUUID();
+    const unknown = await atrium(["service", "get", id]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`Service '${id}' does not exist in this organization`);
+    expect((await atrium(["service", "delete", id])).stderr).toContain(`Service '${id}' does not exist`);
+
+    const notAnId = await atrium(["service", "get", "not-an-id"]);
+    expect(notAnId.code).toBe(1);
+    expect(notAnId.stderr).toContain("params.id: must be a record id (a UUID)");
+
+    const badName = await atrium(["service", "import", bad, "--name", "Not_Valid", "--version", "1"]);
+    expect(badName.code).toBe(1);
+    expect(badName.stderr).toContain("querystring.name");
+  });
+});
