@@ -9,6 +9,7 @@
  * one client address holds (@atrium/contract/listener).
  */
 import { capConnectionsPerAddress, slowClientOptions } from "@atrium/contract/listener";
+import { attachManagementListener } from "@atrium/contract/management";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import { AuditLog } from "./audit.ts";
 import { BearerVerifiers } from "./auth/bearer.ts";
@@ -52,13 +53,8 @@ export interface GatewayParts {
   readinessDetails?: () => Record<string, unknown>;
 }
 
-/** http://host:port of each public server's management listener, once it listens. */
-const managementUrls = new WeakMap<FastifyInstance, string>();
-
 /** Where the management listener of a server built here listens (after `listen` or `ready`). */
-export function managementUrl(app: FastifyInstance): string | undefined {
-  return managementUrls.get(app);
-}
+export { managementUrl } from "@atrium/contract/management";
 
 export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyInstance> {
   const app = Fastify({
@@ -87,16 +83,7 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
     }),
   );
 
-  // The management listener lives and dies with the public one: bound before it (a port in use
-  // stops the start), closed with it.
-  const management = buildManagementServer(parts);
-  app.addHook("onReady", async () => {
-    const address = await management.listen({ host: parts.config.managementHost, port: parts.config.managementPort });
-    managementUrls.set(app, loopbackUrl(address));
-  });
-  app.addHook("onClose", async () => {
-    await management.close();
-  });
+  attachManagementListener(app, buildManagementServer(parts), parts.config);
   return app;
 }
 
@@ -141,8 +128,4 @@ function serverOptions(parts: GatewayParts): FastifyServerOptions {
 function withoutQuery(url: string): string {
   const query = url.indexOf("?");
   return query === -1 ? url : url.slice(0, query);
-}
-
-function loopbackUrl(address: string): string {
-  return address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
 }
