@@ -3,7 +3,7 @@
  * settings. Client authentication is one mode (none, an API key or OAuth bearer tokens): the
  * flags that would give a plan both are refused here, before any request, with what to do.
  */
-import type { oauthSettings } from "@atrium/crds";
+import { type oauthSettings, toolExposureMode } from "@atrium/crds";
 import { type Command, Option } from "commander";
 import type { z } from "zod";
 import { cliErrors } from "../errors.ts";
@@ -17,7 +17,7 @@ export interface PlanSettingFlags {
   include?: string[];
   exclude?: string[];
   timeoutMs?: number;
-  exposureMode?: "PerOperation" | "Discovery";
+  exposureMode?: z.output<typeof toolExposureMode>;
   oauthIssuer?: string;
   oauthJwksUri?: string;
   oauthAudience?: string;
@@ -81,7 +81,7 @@ export function addPlanSettingOptions(command: Command, mode: "create" | "update
       new Option(
         "--exposure-mode <mode>",
         "one tool per operation, or three discovery tools for very large APIs",
-      ).choices(["PerOperation", "Discovery"]),
+      ).choices(toolExposureMode.options),
     );
 }
 
