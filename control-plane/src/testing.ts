@@ -129,26 +129,41 @@ export async function startIsolatedControlPlane(
 }
 
 /**
+ * For the enclosing describe block (or file): `start` (then `setup` with what it started) runs
+ * before its tests and `stop` after them. Returns a getter for what was started, for the tests.
+ */
+export function useDuringTests<T>(
+  start: () => Promise<T>,
+  stop: (started: T) => Promise<void>,
+  setup: (started: T) => Promise<unknown> = async () => {},
+): () => T {
+  let started: { value: T } | undefined;
+  beforeAll(async () => {
+    started = { value: await start() };
+    await setup(started.value);
+  });
+  afterAll(async () => {
+    if (started) await stop(started.value);
+  });
+  return () => {
+    if (!started) throw new Error("started before the tests of its describe block, and not yet");
+    return started.value;
+  };
+}
+
+/**
  * For the enclosing describe block: a control plane of `kind` on a database of its own, started
- * (then `setup` run with it) before the block's tests and stopped after them. Returns a getter
- * for use inside the tests.
+ * (then `setup` run with it) before the block's tests and stopped after them.
  */
 export function useIsolatedControlPlane(
   kind: DatabaseKind,
   setup: (controlPlane: IsolatedControlPlane) => Promise<void> = async () => {},
 ): () => IsolatedControlPlane {
-  let controlPlane: IsolatedControlPlane | undefined;
-  beforeAll(async () => {
-    controlPlane = await startIsolatedControlPlane(kind);
-    await setup(controlPlane);
-  });
-  afterAll(async () => {
-    await controlPlane?.stop();
-  });
-  return () => {
-    if (!controlPlane) throw new Error("the control plane is started before the tests of its describe block");
-    return controlPlane;
-  };
+  return useDuringTests(
+    () => startIsolatedControlPlane(kind),
+    (controlPlane) => controlPlane.stop(),
+    setup,
+  );
 }
 
 /** The Pet Store Service, imported inline as `name`; its id. */

@@ -2,18 +2,25 @@
  * Test support (tests and bench/operator): a real kube-apiserver + etcd with the eight CRDs
  * installed from `customResourceDefinition(kind)` as raw JSON, a control plane on PGlite whose
  * data directory outlives a restart (outage tests), an API token stored in a Secret the
- * operator reads, and polling helpers.
+ * operator reads, polling helpers, and a harness running an operator over one namespace.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestControlPlane, type TestControlPlane } from "@atrium/control-plane/testing";
+import {
+  type ApiClient,
+  sampleOpenApi,
+  startTestControlPlane,
+  type TestControlPlane,
+  useDuringTests,
+} from "@atrium/control-plane/testing";
 import { API_GROUP, API_VERSION, customResourceDefinition, kindNamed, kinds } from "@atrium/crds";
 import { type KubeTestEnv, startKubeTestEnv } from "@atrium/kube-testenv";
 import { CoreV1Api, CustomObjectsApi, KubernetesObjectApi } from "@kubernetes/client-node";
 import { Agent, fetch } from "undici";
 import type { OperatorConfig } from "./config.ts";
 import type { AtriumObject } from "./kube/objects.ts";
+import { type Operator, startOperator } from "./operator.ts";
 
 export const OPERATOR_NAMESPACE = "atrium-system";
 export const TOKEN_SECRET = "atrium-operator-token";
@@ -260,4 +267,117 @@ export async function startOperatorTestEnv(): Promise<OperatorTestEnv> {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** A test environment with a running operator and its resources in one namespace, read as a test does. */
+export interface OperatorHarness {
+  env: OperatorTestEnv;
+  /** The running operator (replaced by `restartOperator`). */
+  operator: Operator;
+  namespace: string;
+  /** Stops the operator and starts another replica with `identity`. */
+  restartOperator(identity: string): Promise<void>;
+  /** The control plane as the operator's organization sees it (the current one, across restarts). */
+  controlPlane(): ApiClient;
+  /** The records of a REST collection (`/services`, …). */
+  records(collection: string): Promise<Record<string, unknown>[]>;
+  recordNamed(collection: string, name: string): Promise<Record<string, unknown> | undefined>;
+  get(kind: string, name: string): Promise<AtriumObject | undefined>;
+  /** Creates a document (a custom resource, a Secret, …) in the namespace. */
+  create(document: Record<string, unknown> & { metadata: Record<string, unknown> }): Promise<void>;
+  waitReady(kind: string, name: string, timeoutMs?: number): Promise<AtriumObject>;
+  waitState(kind: string, name: string, state: string, message?: RegExp): Promise<AtriumObject>;
+  waitGone(kind: string, name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A custom resource of `kind` named `name`, for {@link OperatorHarness.create}. */
+export function resource(kind: string, name: string, spec: Record<string, unknown>) {
+  return { apiVersion: `${API_GROUP}/${API_VERSION}`, kind, metadata: { name }, spec };
+}
+
+/** An operator on a real API server and control plane, watching its resources in `namespace`. */
+export async function startOperatorHarness(namespace: string): Promise<OperatorHarness> {
+  const env = await startOperatorTestEnv();
+  try {
+    await createNamespace(env.core, namespace);
+    const start = (identity?: string) =>
+      startOperator(env.operatorConfig(identity ? { identity } : {}), { kubeConfig: env.kube.kubeConfig });
+    const get = (kind: string, name: string) => getResource(env.custom, kind, namespace, name);
+    const records = async (collection: string) => {
+      const response = await harness.controlPlane().call("GET", `/api/v1${collection}`);
+      if (response.status !== 200) throw new Error(`GET ${collection}: ${JSON.stringify(response.body)}`);
+      return response.body.items as Record<string, unknown>[];
+    };
+    const last = (kind: string, name: string) => async () => statusOf(await get(kind, name));
+    const harness: OperatorHarness = {
+      env,
+      operator: await start(),
+      namespace,
+      restartOperator: async (identity) => {
+        await harness.operator.stop();
+        harness.operator = await start(identity);
+      },
+      controlPlane: () => env.controlPlane.api.withToken(env.token),
+      records,
+      recordNamed: async (collection, name) => (await records(collection)).find((record) => record.name === name),
+      get,
+      create: async (document) => {
+        await env.objects.create({ ...document, metadata: { ...document.metadata, namespace } });
+      },
+      waitReady: (kind, name, timeoutMs = 20_000) =>
+        waitFor(
+          `${kind} ${name} READY`,
+          async () => {
+            const object = await get(kind, name);
+            return isReady(object) ? object : undefined;
+          },
+          { timeoutMs, last: last(kind, name) },
+        ),
+      waitState: (kind, name, state, message) =>
+        waitFor(
+          `${kind} ${name} ${state} ${message ?? ""}`,
+          async () => {
+            const object = await get(kind, name);
+            const status = statusOf(object);
+            return status.state === state && (!message || message.test(status.message ?? "")) ? object : undefined;
+          },
+          { last: last(kind, name) },
+        ),
+      waitGone: async (kind, name) => {
+        await waitFor(`${kind} ${name} deleted`, async () => ((await get(kind, name)) ? undefined : true), {
+          last: last(kind, name),
+        });
+      },
+      stop: async () => {
+        await harness.operator.stop();
+        await env.stop();
+      },
+    };
+    return harness;
+  } catch (error) {
+    await env.stop();
+    throw error;
+  }
+}
+
+/**
+ * For the test file (or describe block): a harness over `namespace`, started (then `setup` run
+ * with it) before its tests and stopped after them. Returns a getter for use inside the tests.
+ */
+export function useOperatorHarness(
+  namespace: string,
+  setup: (harness: OperatorHarness) => Promise<unknown> = async () => {},
+): () => OperatorHarness {
+  return useDuringTests(
+    () => startOperatorHarness(namespace),
+    (harness) => harness.stop(),
+    setup,
+  );
+}
+
+/** Applies the Pet Store Service (its OpenAPI document inline) and waits until it is READY. */
+export async function applyPetstore(harness: OperatorHarness): Promise<AtriumObject> {
+  await harness.create(resource("Service", "petstore", { version: "1.0.0", openapi: { inline: sampleOpenApi() } }));
+  return harness.waitReady("Service", "petstore");
 }

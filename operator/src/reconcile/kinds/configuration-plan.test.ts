@@ -1,0 +1,104 @@
+/**
+ * The ConfigurationPlan reconciler on a real API server and control plane: OAuth (with
+ * toolScopes) and audit settings carried to the control plane unchanged, updates included; both
+ * client-auth modes refused by CEL at the API server; the API key renewed and written again when
+ * the plan's Secret is deleted.
+ */
+import { ApiException } from "@kubernetes/client-node";
+import { describe, expect, it } from "vitest";
+import { applyPetstore, deleteResource, patchResource, resource, useOperatorHarness, waitFor } from "../../testing.ts";
+
+const testHarness = useOperatorHarness("plans", applyPetstore);
+
+describe("ConfigurationPlan", () => {
+  it("carries a plan's oauth (with toolScopes) and audit to the control plane unchanged, updates included", async () => {
+    const harness = testHarness();
+    const { env, namespace } = harness;
+    const oauth = {
+      issuer: "https://login.example.com/realms/pets",
+      jwksUri: "https://login.example.com/realms/pets/certs",
+      audience: "atrium-petstore",
+      resource: "https://mcp.example.com/mcp/default/oauth-plan",
+      requiredScopes: ["mcp:use", "pets:read"],
+      toolScopes: { deletePet: ["pets:write", "pets:admin"], createPet: ["pets:write"] },
+    };
+    await harness.create(
+      resource("ConfigurationPlan", "oauth-plan", {
+        serviceRef: { name: "petstore" },
+        backendEndpoint: "https://oauth.example.com",
+        oauth,
+        audit: true,
+      }),
+    );
+    const ready = await harness.waitReady("ConfigurationPlan", "oauth-plan");
+    const record = await harness.recordNamed("/configuration-plans", "oauth-plan");
+    expect(record).toMatchObject({ id: ready.status?.id, hasApiKey: false, audit: true });
+    expect(record?.oauth).toEqual(oauth);
+
+    const changed = { ...oauth, requiredScopes: ["mcp:use"], toolScopes: { getPet: ["pets:read"] } };
+    const patched = await patchResource(env.custom, "ConfigurationPlan", namespace, "oauth-plan", [
+      { op: "replace", path: "/spec/oauth", value: changed },
+      { op: "replace", path: "/spec/audit", value: false },
+    ]);
+    await waitFor("the plan record's new oauth settings", async () => {
+      const object = await harness.get("ConfigurationPlan", "oauth-plan");
+      return object?.status?.observedGeneration === patched.metadata.generation ? true : undefined;
+    });
+    const updated = await harness.recordNamed("/configuration-plans", "oauth-plan");
+    expect(updated).toMatchObject({ id: ready.status?.id, audit: false });
+    expect(updated?.oauth).toEqual(changed);
+
+    await deleteResource(env.custom, "ConfigurationPlan", namespace, "oauth-plan");
+    await harness.waitGone("ConfigurationPlan", "oauth-plan");
+    expect(await harness.recordNamed("/configuration-plans", "oauth-plan")).toBeUndefined();
+  });
+
+  it("refuses a plan with both apiKey and oauth at the API server (CEL), naming spec.oauth", async () => {
+    const harness = testHarness();
+    const refusal = await harness
+      .create(
+        resource("ConfigurationPlan", "two-modes", {
+          serviceRef: { name: "petstore" },
+          backendEndpoint: "https://two.example.com",
+          apiKey: { secretName: "two-modes-key" },
+          oauth: { issuer: "https://login.example.com" },
+        }),
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refusal).toBeInstanceOf(ApiException);
+    const { code, body } = refusal as ApiException<unknown>;
+    const message = (typeof body === "string" ? JSON.parse(body) : body)?.message;
+    expect(code).toBe(422);
+    expect(message).toContain("spec.oauth");
+    expect(message).toContain("a plan has one client authentication mode: set apiKey or oauth, not both");
+    expect(await harness.get("ConfigurationPlan", "two-modes")).toBeUndefined();
+    expect(await harness.recordNamed("/configuration-plans", "two-modes")).toBeUndefined();
+  });
+
+  it("renews the API key and writes it again when the plan's Secret is deleted", async () => {
+    const harness = testHarness();
+    const { env, namespace } = harness;
+    await harness.create(
+      resource("ConfigurationPlan", "keyed", {
+        serviceRef: { name: "petstore" },
+        backendEndpoint: "https://keyed.example.com",
+        apiKey: { secretName: "keyed-api-key" },
+      }),
+    );
+    await harness.waitReady("ConfigurationPlan", "keyed");
+    const read = async () => {
+      const secret = await env.core.readNamespacedSecret({ namespace, name: "keyed-api-key" }).catch(() => undefined);
+      return secret?.data?.apiKey;
+    };
+    const before = await waitFor("the plan's API key written", read);
+    await env.core.deleteNamespacedSecret({ namespace, name: "keyed-api-key" });
+    const after = await waitFor("a new API key written", async () => {
+      const value = await read();
+      return value && value !== before ? value : undefined;
+    });
+    expect(Buffer.from(after, "base64").toString()).toMatch(/^atr_/);
+  });
+});
