@@ -3,9 +3,9 @@
  */
 import {
   type GatewayGroupView,
-  gatewayGroupBody,
-  gatewayGroupParams,
-  gatewayGroupView,
+  gatewayGroupBody as groupBody,
+  gatewayGroupView as groupView,
+  gatewayGroupParams as idParams,
   listOf,
 } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
@@ -34,27 +34,23 @@ export const gatewayGroupRoutes: FastifyPluginAsync<{ context: AppContext }> = a
   const { db } = context.database;
   const owned = (orgId: string, id: number) => and(eq(gatewayGroups.organizationId, orgId), eq(gatewayGroups.id, id));
 
-  app.post(
-    "/gateway-groups",
-    { schema: { body: gatewayGroupBody, response: { 201: gatewayGroupView } } },
-    async (request, reply) => {
-      const { name, description, labels = {}, matchExpressions = [] } = request.body;
-      const organizationId = request.principal.organizationId;
-      const row = await db.transaction(async (tx) => {
-        const [inserted] = await tx
-          .insert(gatewayGroups)
-          .values({ organizationId, name, description, labels, matchExpressions })
-          .onConflictDoNothing()
-          .returning();
-        if (!inserted) throw errors.alreadyExists("Gateway group", name);
-        await recordChange(tx, organizationId, "GatewayGroup", String(inserted.id));
-        return inserted;
-      });
-      return reply.status(201).send(view(row));
-    },
-  );
+  app.post("/gateway-groups", { schema: { body: groupBody, response: { 201: groupView } } }, async (request, reply) => {
+    const { name, description, labels = {}, matchExpressions = [] } = request.body;
+    const organizationId = request.principal.organizationId;
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(gatewayGroups)
+        .values({ organizationId, name, description, labels, matchExpressions })
+        .onConflictDoNothing()
+        .returning();
+      if (!inserted) throw errors.alreadyExists("Gateway group", name);
+      await recordChange(tx, organizationId, "GatewayGroup", String(inserted.id));
+      return inserted;
+    });
+    return reply.status(201).send(view(row));
+  });
 
-  app.get("/gateway-groups", { schema: { response: { 200: listOf(gatewayGroupView) } } }, async (request) => {
+  app.get("/gateway-groups", { schema: { response: { 200: listOf(groupView) } } }, async (request) => {
     const rows = await db
       .select()
       .from(gatewayGroups)
@@ -63,21 +59,17 @@ export const gatewayGroupRoutes: FastifyPluginAsync<{ context: AppContext }> = a
     return { items: rows.map(view) };
   });
 
-  app.get(
-    "/gateway-groups/:id",
-    { schema: { params: gatewayGroupParams, response: { 200: gatewayGroupView } } },
-    async (request) => {
-      const rows = await db
-        .select()
-        .from(gatewayGroups)
-        .where(owned(request.principal.organizationId, request.params.id));
-      return view(found(rows, "Gateway group", request.params.id));
-    },
-  );
+  app.get("/gateway-groups/:id", { schema: { params: idParams, response: { 200: groupView } } }, async (request) => {
+    const rows = await db
+      .select()
+      .from(gatewayGroups)
+      .where(owned(request.principal.organizationId, request.params.id));
+    return view(found(rows, "Gateway group", request.params.id));
+  });
 
   app.put(
     "/gateway-groups/:id",
-    { schema: { params: gatewayGroupParams, body: gatewayGroupBody, response: { 200: gatewayGroupView } } },
+    { schema: { params: idParams, body: groupBody, response: { 200: groupView } } },
     async (request) => {
       const { name, description, labels = {}, matchExpressions = [] } = request.body;
       const organizationId = request.principal.organizationId;
@@ -95,7 +87,7 @@ export const gatewayGroupRoutes: FastifyPluginAsync<{ context: AppContext }> = a
     },
   );
 
-  app.delete("/gateway-groups/:id", { schema: { params: gatewayGroupParams } }, async (request, reply) => {
+  app.delete("/gateway-groups/:id", { schema: { params: idParams } }, async (request, reply) => {
     const organizationId = request.principal.organizationId;
     await db.transaction(async (tx) => {
       found(
