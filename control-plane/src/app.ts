@@ -4,12 +4,15 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { loopbackUrl, managementUrl } from "@atrium/contract/management";
 import type { FastifyInstance } from "fastify";
 import { type BootstrapResult, bootstrapAdmin } from "./auth/bootstrap.ts";
 import { CredentialWatch } from "./auth/credential-watch.ts";
 import type { ControlPlaneConfig } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { type Database, openDatabase } from "./db/database.ts";
+import { ControlPlaneMetrics } from "./metrics.ts";
+import { countLiveGateways } from "./routes/gateways.ts";
 import { assertAllDecryptable } from "./secrets/reencrypt.ts";
 import { cipherFor } from "./secrets/startup.ts";
 import { storedSecrets } from "./secrets/stored.ts";
@@ -27,10 +30,16 @@ export interface ControlPlane {
   bootstrap: BootstrapResult;
   /** http://host:port it listens on. */
   url: string;
+  /** http://host:port of /q/metrics and health, when ATRIUM_MANAGEMENT_PORT is set. */
+  managementUrl: string | undefined;
   close(): Promise<void>;
 }
 
-export async function startControlPlane(config: ControlPlaneConfig): Promise<ControlPlane> {
+/** `processMetrics`: add the process's CPU, memory, event-loop and GC metrics (once per process: main.ts). */
+export async function startControlPlane(
+  config: ControlPlaneConfig,
+  options: { processMetrics?: boolean } = {},
+): Promise<ControlPlane> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     await database.migrate();
@@ -42,7 +51,9 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Con
     const credentials = new CredentialWatch(database, (error) =>
       app.log.error({ err: error }, "re-checking the credentials of open streams failed"),
     );
-    const context: AppContext = { config, database, version: VERSION, cipher, hub, credentials };
+    const metrics = new ControlPlaneMetrics(() => countLiveGateways(database.db, config.gatewayStaleSeconds));
+    if (options.processMetrics) metrics.collectProcessMetrics();
+    const context: AppContext = { config, database, version: VERSION, cipher, hub, credentials, metrics };
     const app = await buildServer(context);
     await hub.start();
     await credentials.start();
@@ -65,7 +76,8 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Con
       database,
       hub,
       bootstrap,
-      url: address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1"),
+      url: loopbackUrl(address),
+      managementUrl: managementUrl(app),
       close: async () => {
         await app.close();
         await database.close();

@@ -9,6 +9,9 @@ import { type KeySet, keySetFromEnv } from "./secrets/key-set.ts";
 export interface ControlPlaneConfig {
   host: string;
   port: number;
+  /** The management listener (/q/metrics and health); none when the port is unset. Loopback by default. */
+  managementHost: string;
+  managementPort: number | undefined;
   /** PostgreSQL URL; the embedded PGlite database in `dataDir` when absent. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -56,9 +59,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlan
   const requestTimeoutMs = positive(env, "ATRIUM_REQUEST_TIMEOUT_MS", 60_000);
   if (headersTimeoutMs > requestTimeoutMs)
     throw new Error("ATRIUM_HEADERS_TIMEOUT_MS must not exceed ATRIUM_REQUEST_TIMEOUT_MS");
+  const port = integer(env, "ATRIUM_PORT", 5555);
+  // Off by default: replicas, or a gateway (9090), on one host would otherwise compete for one port.
+  const managementPort = env.ATRIUM_MANAGEMENT_PORT ? integer(env, "ATRIUM_MANAGEMENT_PORT", 0) : undefined;
+  if (managementPort !== undefined && managementPort !== 0 && managementPort === port)
+    throw new Error("ATRIUM_MANAGEMENT_PORT must differ from ATRIUM_PORT: metrics stay off the API port");
   return {
     host: env.ATRIUM_HOST ?? "0.0.0.0",
-    port: integer(env, "ATRIUM_PORT", 5555),
+    port,
+    managementHost: env.ATRIUM_MANAGEMENT_HOST || "127.0.0.1",
+    managementPort,
     databaseUrl: env.ATRIUM_DATABASE_URL || undefined,
     dataDir: env.ATRIUM_DATA_DIR || join(dataHome, "atrium", "control-plane"),
     bootstrap: {

@@ -7,13 +7,21 @@ import { configFromEnv } from "./config.ts";
 import { serializeError } from "./log-hygiene.ts";
 
 const config = configFromEnv();
-const controlPlane = await startControlPlane(config).catch((error: Error) => {
+const controlPlane = await startControlPlane(config, { processMetrics: true }).catch((error: Error) => {
   // The message only: a failed query's parameters (password hashes among them) stay out.
   console.error(`atrium control plane failed to start: ${serializeError(error).message}`);
   process.exit(1);
 });
 const log = controlPlane.app.log;
-log.info({ version: VERSION, database: controlPlane.database.kind, url: controlPlane.url }, "control plane ready");
+log.info(
+  {
+    version: VERSION,
+    database: controlPlane.database.kind,
+    url: controlPlane.url,
+    metrics: controlPlane.managementUrl,
+  },
+  "control plane ready",
+);
 log.info(controlPlane.bootstrap.message);
 if (controlPlane.bootstrap.generatedPassword) {
   // Printed once, to the terminal only: the log keeps no password.

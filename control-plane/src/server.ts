@@ -1,10 +1,12 @@
 /**
  * Builds the control plane's HTTP server: error rendering, authentication, and the routes.
  * Everything under /api/v1 needs a bearer token except login and the OpenAPI document, and
- * each route is allowed to the roles auth/access-rules.ts lists.
+ * each route is allowed to the roles auth/access-rules.ts lists. Metrics are served apart, on the
+ * management listener (management.ts) when one is configured.
  */
 
 import { capConnectionsPerAddress, slowClientOptions } from "@atrium/contract/listener";
+import { attachManagementListener } from "@atrium/contract/management";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler } from "fastify-type-provider-zod";
@@ -14,6 +16,8 @@ import type { AppContext } from "./context.ts";
 import { refuseDeepJsonBodies } from "./deep-json-bodies.ts";
 import { ApiError, errors } from "./errors.ts";
 import { serializeError, serializeRequest, withoutQuery, withoutServerPaths } from "./log-hygiene.ts";
+import { buildManagementServer } from "./management.ts";
+import { countRequests } from "./metrics-http.ts";
 import { validatorCompiler } from "./request-validation.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
 import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
@@ -49,6 +53,7 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
     ...slowClientOptions(context.config),
   });
   capConnectionsPerAddress(app.server, context.config.maxConnectionsPerAddress);
+  countRequests(app, context.metrics);
   // Deeper bodies would overflow the stack of the validators that walk them: a 400, never a 500.
   refuseDeepJsonBodies(app, MAX_BODY_DEPTH, () =>
     errors.invalidField("body", `nests objects or arrays deeper than ${MAX_BODY_DEPTH} levels`),
@@ -118,6 +123,10 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
     },
     { prefix: "/api/v1" },
   );
+  const { managementHost, managementPort } = context.config;
+  if (managementPort !== undefined) {
+    attachManagementListener(app, await buildManagementServer(context), { managementHost, managementPort });
+  }
   return app;
 }
 

@@ -7,7 +7,7 @@
 
 import { gatewayRegistration, registrationAnswer } from "@atrium/contract";
 import { gatewayDeregisterQuery, gatewayHealthBody, gatewayParams, gatewayView, listOf } from "@atrium/contract/rest";
-import { and, eq, lt } from "drizzle-orm";
+import { and, count, eq, gt, lt } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { checkRegistrationBounds } from "../auth/registration-bounds.ts";
@@ -27,6 +27,15 @@ export function isLive(row: Pick<GatewayRow, "lastSeenAt">, staleSeconds: number
 export async function liveGateways(db: Db, organizationId: string, staleSeconds: number): Promise<GatewayRow[]> {
   const rows = await db.select().from(gateways).where(eq(gateways.organizationId, organizationId));
   return rows.filter((row) => isLive(row, staleSeconds));
+}
+
+/** Live gateways of every organization (the metrics' gauge). */
+export async function countLiveGateways(db: Db, staleSeconds: number, now = Date.now()): Promise<number> {
+  const [row] = await db
+    .select({ live: count() })
+    .from(gateways)
+    .where(gt(gateways.lastSeenAt, new Date(now - staleSeconds * 1000)));
+  return row?.live ?? 0;
 }
 
 export const gatewayRoutes: FastifyPluginAsync<{ context: AppContext }> = async (base, { context }) => {

@@ -35,7 +35,12 @@ export const loginRoutes: FastifyPluginAsync<{ context: AppContext }> = async (b
     async (request) => {
       const { organization, username, password } = request.body;
       const user = JSON.stringify([organization, username]);
-      limiter.check(user, request.ip);
+      try {
+        limiter.check(user, request.ip);
+      } catch (error) {
+        context.metrics.loginFailures.inc({ reason: "rate_limited" });
+        throw error;
+      }
       const [row] = await db
         .select({ user: users })
         .from(users)
@@ -44,6 +49,7 @@ export const loginRoutes: FastifyPluginAsync<{ context: AppContext }> = async (b
       const valid = await verifyPassword(password, row?.user.passwordHash ?? DUMMY_HASH);
       if (!row || !valid) {
         limiter.recordFailure(user, request.ip);
+        context.metrics.loginFailures.inc({ reason: "bad_credentials" });
         throw errors.badCredentials();
       }
       limiter.recordSuccess(user);

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { services } from "../db/schema.ts";
 import { errors } from "../errors.ts";
+import type { ControlPlaneMetrics } from "../metrics.ts";
 import { OpenApiImportError, tooDeep } from "../openapi/errors.ts";
 import { type FetchPolicy, fetchPolicyFromEnv } from "../openapi/fetch-document.ts";
 import { importOpenApi } from "../openapi/import.ts";
@@ -40,10 +41,10 @@ function view(row: ServiceRow): z.output<typeof serviceView> {
 async function imported(
   source: { text: string } | { url: string },
   field: string,
-  fetchPolicy: FetchPolicy,
+  { fetchPolicy, metrics }: { fetchPolicy: FetchPolicy; metrics: ControlPlaneMetrics },
 ): Promise<ImportedDocument> {
   try {
-    return await importOpenApi(source, { fetchPolicy });
+    return await metrics.timeImport(() => importOpenApi(source, { fetchPolicy }));
   } catch (error) {
     if (error instanceof OpenApiImportError)
       throw errors.invalidOpenApi(error.code, error.message, field, error.location);
@@ -76,7 +77,7 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
   const { db } = context.database;
   const owned = (orgId: string, id: string) => and(eq(services.organizationId, orgId), eq(services.id, id));
   // Read at start-up: an ATRIUM_IMPORT_ALLOW_HOSTS entry that cannot be read stops the start.
-  const fetchPolicy = fetchPolicyFromEnv();
+  const importing = { fetchPolicy: fetchPolicyFromEnv(), metrics: context.metrics };
 
   // Uploads: the document itself is the body, in whatever type it was saved as.
   for (const type of [
@@ -123,7 +124,7 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
   }
 
   app.post("/services", { schema: { body: serviceBody, response: { 201: serviceView } } }, async (request, reply) => {
-    const document = await imported(...sourceOf(request.body.openapi), fetchPolicy);
+    const document = await imported(...sourceOf(request.body.openapi), importing);
     return reply.status(201).send(view(await save(request.principal.organizationId, request.body, document)));
   });
 
@@ -134,7 +135,7 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
       const text = typeof request.body === "string" ? request.body : uploadedJsonText(request.body);
       if (!text.trim())
         throw errors.invalidField("body", "send the OpenAPI document (JSON or YAML) as the request body");
-      const document = await imported({ text }, "body", fetchPolicy);
+      const document = await imported({ text }, "body", importing);
       return reply.status(201).send(view(await save(request.principal.organizationId, request.query, document)));
     },
   );
@@ -149,7 +150,7 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
         "Service",
         request.params.id,
       );
-      const document = await imported(...sourceOf(request.body.openapi), fetchPolicy);
+      const document = await imported(...sourceOf(request.body.openapi), importing);
       return view(await save(organizationId, request.body, document, request.params.id));
     },
   );

@@ -18,6 +18,7 @@ import { isStillValid } from "../auth/principal.ts";
 import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
+import type { StreamEvent } from "../metrics.ts";
 import { compileExpositions } from "../stream/compile.ts";
 import { readEndedSessions } from "../stream/ended-sessions.ts";
 import type { ChangeBatch, ChangeHub } from "../stream/hub.ts";
@@ -88,8 +89,10 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         return !revoked;
       };
       const stopWatching = context.credentials.watch(principal, endRevoked);
-      const send = (event: string, revision: number, data: unknown) =>
+      const send = (event: Exclude<StreamEvent, "heartbeat">, revision: number, data: unknown) => {
+        context.metrics.streamEvents.inc({ event });
         raw.write(`id: ${revision}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
 
       // Subscribe before reading, queueing batches until the opening event is out.
       const sent = new Map<string, string>(); // exposition id → the JSON the gateway has
@@ -136,12 +139,18 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
       const unsubscribe = hub.subscribe(organizationId, enqueue);
       const heartbeat = setInterval(() => {
         stillValid()
-          .then((valid) => valid && raw.write(": heartbeat\n\n"))
+          .then((valid) => {
+            if (!valid) return;
+            context.metrics.streamEvents.inc({ event: "heartbeat" });
+            raw.write(": heartbeat\n\n");
+          })
           .catch(() => raw.end());
       }, context.config.streamHeartbeatSeconds * 1000);
       open.add(raw);
+      context.metrics.openStreams.inc();
       raw.on("close", () => {
         open.delete(raw);
+        context.metrics.openStreams.dec();
         unsubscribe();
         stopWatching();
         clearInterval(heartbeat);
