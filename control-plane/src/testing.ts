@@ -280,6 +280,24 @@ export async function addOrganization(controlPlane: TestControlPlane, name: stri
   return controlPlane.api.login({ organization: name, ...admin });
 }
 
+/**
+ * Registers a gateway (FQDN `<id>.example.com`) through `client`, which holds a gateway's API
+ * token; the registration answer. Throws with the API's answer when refused.
+ */
+export async function registerGateway(
+  client: ApiClient,
+  gateway: { id: string; instanceId: string },
+  labels: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const registered = await client.call("POST", "/api/v1/gateways/register", {
+    ...gateway,
+    fqdns: [`${gateway.id}.example.com`],
+    labels,
+  });
+  if (registered.status !== 200) throw new Error(`registration refused: ${JSON.stringify(registered.body)}`);
+  return registered.body;
+}
+
 /** A client with a new API token of the bootstrap admin's organization (as gateways and the operator use). */
 export async function tokenClient(controlPlane: TestControlPlane, name = "gateways"): Promise<ApiClient> {
   const created = await controlPlane.admin.call("POST", "/api/v1/api-tokens", { name, validityDays: 1 });

@@ -15,8 +15,10 @@ import {
   expose,
   openChangeStream,
   type ReplicaPair,
+  registerGateway,
   startReplicaPair,
   type TestControlPlane,
+  tokenClient,
 } from "../testing.ts";
 
 const gateway = { id: "gw-eu", instanceId: "ended-sessions-test" };
@@ -57,14 +59,9 @@ describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
     ids.eu = await exposeOn(admin, "eu", { region: "eu" });
     ids.us = await exposeOn(admin, "us", { region: "us" });
     ids.otherOrganization = await exposeOn(await addOrganization(writer, "other"), "eu", { region: "eu" });
-    token = (await admin.call("POST", "/api/v1/api-tokens", { name: "gateways", validityDays: 1 })).body.token;
-    reporter = writer.api.withToken(token);
-    const registered = await streamer.api.withToken(token).call("POST", "/api/v1/gateways/register", {
-      ...gateway,
-      fqdns: ["gw-eu.example.com"],
-      labels: { region: "eu" },
-    });
-    expect(registered.status).toBe(200);
+    reporter = await tokenClient(writer);
+    token = reporter.token as string;
+    await registerGateway(streamer.api.withToken(token), gateway, { region: "eu" });
   });
   afterAll(async () => {
     await replicas?.stop();

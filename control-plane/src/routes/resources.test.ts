@@ -11,6 +11,8 @@ import {
   DATABASE_KINDS,
   type Exposed,
   expose,
+  registerGateway,
+  tokenClient,
   useIsolatedControlPlane,
 } from "../testing.ts";
 
@@ -44,14 +46,7 @@ describe.each(DATABASE_KINDS)("records on %s", (kind) => {
       resources: [{ uri: "docs://policy", name: "policy", text: "Adults only." }],
     });
     await admin.call("POST", "/api/v1/secrets", { name: "backend-token", value: "s3cr3t-value-42" });
-    const token = await admin.call("POST", "/api/v1/api-tokens", { name: "gateways", validityDays: 1 });
-    const registered = await cp.api.withToken(token.body.token).call("POST", "/api/v1/gateways/register", {
-      id: "gw-dev",
-      instanceId: "instance-aaaa",
-      fqdns: ["gw-dev.example.com"],
-      labels: { env: "dev" },
-    });
-    expect(registered.status).toBe(200);
+    await registerGateway(await tokenClient(cp), { id: "gw-dev", instanceId: "instance-aaaa" }, { env: "dev" });
   });
 
   it("keeps every kind of record out of other organizations' reach", async () => {

@@ -11,9 +11,11 @@ import {
   expose,
   openChangeStream,
   type ReplicaPair,
+  registerGateway,
   sampleOpenApi,
   startReplicaPair,
   type TestControlPlane,
+  tokenClient,
 } from "../testing.ts";
 
 const petstore = sampleOpenApi();
@@ -42,13 +44,8 @@ beforeAll(async () => {
   const eu = await exposeOn(admin, "eu-pets", Number(ids.eu));
   const us = await exposeOn(admin, "us-pets", Number(ids.us));
   [ids.euExpo, ids.euPlan, ids.usExpo, ids.usPlan] = [eu.expositionId, eu.planId, us.expositionId, us.planId];
-  token = (await admin.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).body.token;
-  const registered = await replica2.api.withToken(token).call("POST", "/api/v1/gateways/register", {
-    ...gateway,
-    fqdns: ["gw-eu.example.com"],
-    labels: { region: "eu" },
-  });
-  expect(registered.status).toBe(200);
+  token = (await tokenClient(replica1, "gw")).token as string;
+  await registerGateway(replica2.api.withToken(token), gateway, { region: "eu" });
 });
 
 afterAll(async () => {

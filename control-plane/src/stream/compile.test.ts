@@ -5,7 +5,14 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openChangeStream, sampleOpenApi, startTestControlPlane, type TestControlPlane } from "../testing.ts";
+import {
+  openChangeStream,
+  registerGateway,
+  sampleOpenApi,
+  startTestControlPlane,
+  type TestControlPlane,
+  tokenClient,
+} from "../testing.ts";
 
 const gateway = { id: "gw-compile", instanceId: "compile-test-instance" };
 let controlPlane: TestControlPlane;
@@ -43,13 +50,9 @@ beforeAll(async () => {
     ids[name] = exposition.body.id;
   }
   ids.group = String(group.body.id);
-  token = (await admin.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).body.token;
-  const registered = await controlPlane.api.withToken(token).call("POST", "/api/v1/gateways/register", {
-    ...gateway,
-    fqdns: ["gw-compile.example.com"],
-    labels: { region: "eu" },
-  });
-  expect(registered.status).toBe(200);
+  const gatewayClient = await tokenClient(controlPlane, "gw");
+  token = gatewayClient.token as string;
+  await registerGateway(gatewayClient, gateway, { region: "eu" });
 });
 afterAll(async () => {
   await controlPlane?.close();
