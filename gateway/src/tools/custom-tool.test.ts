@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileToolset } from "./compile.ts";
-import { exposition } from "./fixtures.ts";
-import type { ToolRuntime } from "./runtime.ts";
+import { exposition, toolsetOf } from "./fixtures.ts";
 import type { CustomTool } from "./source.ts";
 
 const tools: CustomTool[] = [
@@ -39,12 +37,7 @@ const tools: CustomTool[] = [
   },
   { name: "ping", description: "Checks the backend.", request: { method: "GET", path: "/health?verbose" } },
 ];
-const toolset = compileToolset(exposition({ operations: [], customTools: tools }));
-const runtime = (name: string): ToolRuntime => {
-  const found = toolset.get(name);
-  if (!found) throw new Error(`no tool ${name}`);
-  return found;
-};
+const { runtime } = toolsetOf(exposition({ operations: [], customTools: tools }));
 
 describe("custom tools", () => {
   it("publish their declared definition; annotations start from the method", () => {

@@ -1,7 +1,7 @@
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { compileToolset } from "./compile.ts";
-import { exposition } from "./fixtures.ts";
+import { exposition, toolsetOf } from "./fixtures.ts";
 import { planCall, type ToolRuntime } from "./runtime.ts";
 import type { CustomTool } from "./source.ts";
 
@@ -12,12 +12,7 @@ const custom: CustomTool = {
   inputSchema: { type: "object", properties: { petId: { type: "integer" } }, required: ["petId"] },
   request: { method: "POST", path: "/adoptions", body: '{"pet": {{petId}}}' },
 };
-const toolset = compileToolset(exposition({ mode: "Discovery", customTools: [custom] }));
-const runtime = (name: string): ToolRuntime => {
-  const found = toolset.get(name);
-  if (!found) throw new Error(`no tool ${name}`);
-  return found;
-};
+const { toolset, runtime } = toolsetOf(exposition({ mode: "Discovery", customTools: [custom] }));
 
 describe("discovery mode", () => {
   it("lists exactly search_tools, describe_tool and invoke_tool", () => {

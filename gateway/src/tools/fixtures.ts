@@ -2,6 +2,8 @@
  * Test fixtures: CompiledExpositions built from hand-written normalized operations, in the shape
  * the control plane's importer stores (JSON Schema 2020-12, recursion as `#/$defs/<Name>`).
  */
+import { compileToolset } from "./compile.ts";
+import type { ToolRuntime } from "./runtime.ts";
 import type { CompiledExposition, CustomTool, Operation } from "./source.ts";
 
 /** An operation with the importer's defaults for what `fields` leaves out. */
@@ -194,4 +196,15 @@ export function petstore(): Operation[] {
       extensions: { "x-mcp-annotations": { idempotentHint: true, destructiveHint: false, ignored: 1 } },
     }),
   ];
+}
+
+/** The Exposition's toolset, and a lookup that fails the test when a tool is missing. */
+export function toolsetOf(compiled: CompiledExposition) {
+  const toolset = compileToolset(compiled);
+  const runtime = (name: string): ToolRuntime => {
+    const found = toolset.get(name);
+    if (!found) throw new Error(`no tool ${name}`);
+    return found;
+  };
+  return { toolset, runtime };
 }
