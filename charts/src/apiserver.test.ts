@@ -73,6 +73,8 @@ describe("charts on a real API server", slow, () => {
       "--dry-run=server",
       "-f",
       testValuesPath("control-plane"),
+      "--set",
+      "serviceMonitor.enabled=false",
     );
     helm(
       ...["install", "full-gw", chartPath("gateway"), "-n", namespace, "--dry-run=server"],

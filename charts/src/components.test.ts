@@ -51,6 +51,7 @@ describe("the control plane reads its chart's environment", () => {
     });
     expect(config.databaseUrl).toBeUndefined();
     expect(config.dataDir).toBe("/var/lib/atrium/data");
+    expect(config).toMatchObject({ port: 5555, managementHost: "0.0.0.0", managementPort: 9090 });
   });
 
   it("every value: external database, two keys and the legacy one from the user's Secret", () => {

@@ -134,6 +134,15 @@ describe("control-plane", () => {
     expect(decode(admin.data.password)).toMatch(/^[A-Za-z0-9]{24}$/);
     expect(deployment.spec.template.spec.volumes).toContainEqual({ name: "data", emptyDir: {} });
     expect(objects.some((o) => o.kind === "PodDisruptionBudget")).toBe(false); // one replica
+    expect(objects.some((o) => o.kind === "ServiceMonitor")).toBe(false); // off by default
+    // Metrics on their own port, off loopback so Prometheus reaches them; the Service names it.
+    expect(env).toMatchObject({ ATRIUM_MANAGEMENT_HOST: "0.0.0.0", ATRIUM_MANAGEMENT_PORT: "9090" });
+    expect(containerOf(deployment).ports).toContainEqual({ name: "management", containerPort: 9090 });
+    expect(find(objects, "Service").spec.ports).toContainEqual({
+      name: "management",
+      port: 9090,
+      targetPort: "management",
+    });
   });
 
   it("maps every value onto the control plane's environment", () => {
@@ -165,7 +174,19 @@ describe("control-plane", () => {
     expect(objects.filter((o) => o.kind === "Secret")).toEqual([]); // every Secret is the user's
     expect(find(objects, "Ingress").spec.rules[0].http.paths.map((p: Manifest) => p.path)).toEqual(["/api", "/q"]);
     expect(find(objects, "PodDisruptionBudget").spec.maxUnavailable).toBe(2);
-    expect(find(objects, "Service").spec).toMatchObject({ type: "NodePort", ports: [{ port: 8080 }] });
+    expect(find(objects, "Service").spec).toMatchObject({
+      type: "NodePort",
+      ports: [
+        { name: "http", port: 8080, targetPort: "http" },
+        { name: "management", port: 9191, targetPort: "management" },
+      ],
+    });
+    const monitor = find(objects, "ServiceMonitor", "atrium-cp");
+    expect(monitor.metadata.labels.release).toBe("prometheus");
+    expect(monitor.spec).toEqual({
+      selector: { matchLabels: deployment.spec.selector.matchLabels },
+      endpoints: [{ port: "management", path: "/q/metrics", interval: "15s" }],
+    });
     expect(objects.some((o) => o.kind === "PersistentVolumeClaim")).toBe(false); // external database
   });
 

@@ -108,6 +108,30 @@ spec:
 {{- end }}
 {{- end -}}
 
+{{/* A ServiceMonitor for /q/metrics on the Service's `management` port, when serviceMonitor.enabled: (dict "root" $ "component" "x"). */}}
+{{- define "atrium.managementServiceMonitor" -}}
+{{- $monitor := .root.Values.serviceMonitor -}}
+{{- if $monitor.enabled }}
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata:
+  name: {{ include "atrium.fullname" .root }}
+  labels:
+    {{- include "atrium.labels" .root | nindent 4 }}
+    {{- with $monitor.labels }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+spec:
+  selector:
+    matchLabels:
+      {{- include "atrium.selectorLabels" . | nindent 6 }}
+  endpoints:
+    - port: management
+      path: /q/metrics
+      interval: {{ $monitor.interval }}
+{{- end }}
+{{- end -}}
+
 {{/* An Ingress to a Service port: (dict "root" $ "ingress" .Values.ingress "service" name "port" n). */}}
 {{- define "atrium.ingress" -}}
 {{- if .ingress.enabled }}

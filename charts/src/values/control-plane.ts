@@ -1,6 +1,7 @@
 /**
  * Values of charts/control-plane: the control plane (`ctrl.*`), its database, its encryption keys
- * (`encryptionKey.*`, the spec's Helm structure), the first admin, Ingress and PodDisruptionBudget.
+ * (`encryptionKey.*`, the spec's Helm structure), the first admin, Ingress, PodDisruptionBudget and
+ * ServiceMonitor.
  */
 import { z } from "zod";
 import {
@@ -13,6 +14,7 @@ import {
   podDisruptionBudget,
   podPlacement,
   resources,
+  serviceMonitor,
 } from "./common.ts";
 
 const ctrl = z
@@ -38,6 +40,7 @@ const ctrl = z
       .strictObject({
         type: z.enum(["ClusterIP", "NodePort", "LoadBalancer"]).default("ClusterIP").describe("Service type."),
         port: z.int().min(1).max(65535).default(5555).describe("Service port of the REST API."),
+        managementPort: z.int().min(1).max(65535).default(9090).describe("Service port of /q/metrics."),
       })
       .prefault({})
       .describe("The control plane's Service."),
@@ -140,5 +143,6 @@ export const controlPlaneValues = z
     admin,
     ingress,
     podDisruptionBudget,
+    serviceMonitor,
   })
   .describe("Values of the control-plane chart.");
