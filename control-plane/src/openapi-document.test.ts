@@ -1,7 +1,8 @@
 /**
  * The OpenAPI document the control plane serves is generated from @atrium/contract/rest: every
  * JSON answer and every JSON request body it documents is the contract's schema, converted as
- * fastify-type-provider-zod converts it, and none is left out of this table.
+ * fastify-type-provider-zod converts it, and none is left out of this table; every API operation
+ * answers failures with the contract's problem document.
  */
 
 import { endedSessionsReport, gatewayProblemsReport, gatewayRegistration, registrationAnswer } from "@atrium/contract";
@@ -26,6 +27,7 @@ import {
   planBody,
   planView,
   planWithKey,
+  problemDocument,
   reencryptReport,
   secretBody,
   secretValueBody,
@@ -39,6 +41,7 @@ import {
 } from "@atrium/contract/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { problemJsonSchema } from "./openapi-problems.ts";
 import { startTestControlPlane, type TestControlPlane } from "./testing.ts";
 
 const answers: Record<string, z.ZodType> = {
@@ -117,23 +120,27 @@ function documented(schema: z.ZodType, io: "input" | "output"): unknown {
 
 interface Operation {
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { content?: Record<string, { schema: unknown }> } | undefined>;
 }
 
 describe("the OpenAPI document", () => {
   let cp: TestControlPlane;
   const documentedAnswers = new Map<string, unknown>();
   const documentedBodies = new Map<string, unknown>();
+  const problemAnswers = new Map<string, unknown>();
+  let problemSchema: unknown;
 
   beforeAll(async () => {
     cp = await startTestControlPlane("pglite");
     const { body } = await cp.api.call("GET", "/api/v1/openapi.json");
+    problemSchema = body.components?.schemas?.Problem;
     for (const [path, operations] of Object.entries(body.paths as Record<string, Record<string, Operation>>)) {
       if (!path.startsWith("/api/v1/")) continue;
       for (const [method, operation] of Object.entries(operations)) {
         const route = `${method.toUpperCase()} ${path.slice("/api/v1".length)}`;
+        problemAnswers.set(route, operation.responses.default?.content?.["application/problem+json"]?.schema);
         for (const [status, response] of Object.entries(operation.responses)) {
-          const json = response.content?.["application/json"];
+          const json = response?.content?.["application/json"];
           if (json) documentedAnswers.set(`${route} ${status}`, json.schema);
         }
         const json = operation.requestBody?.content["application/json"];
@@ -150,6 +157,14 @@ describe("the OpenAPI document", () => {
     for (const [key, schema] of Object.entries(answers)) {
       expect(documentedAnswers.get(key), key).toEqual(documented(schema, "output"));
     }
+  });
+
+  it("says every API operation answers failures with the contract's problem document", () => {
+    expect(problemSchema).toEqual(documented(problemDocument, "output"));
+    expect(problemSchema).toEqual(problemJsonSchema());
+    expect(problemAnswers.size).toBeGreaterThan(50);
+    for (const [route, schema] of problemAnswers)
+      expect(schema, route).toEqual({ $ref: "#/components/schemas/Problem" });
   });
 
   it("documents exactly the request bodies of the contract", () => {

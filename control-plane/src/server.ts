@@ -18,6 +18,7 @@ import { ApiError, errors } from "./errors.ts";
 import { serializeError, serializeRequest, withoutQuery, withoutServerPaths } from "./log-hygiene.ts";
 import { buildManagementServer } from "./management.ts";
 import { countRequests } from "./metrics-http.ts";
+import { withProblemAnswers } from "./openapi-problems.ts";
 import { validatorCompiler } from "./request-validation.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
 import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
@@ -84,6 +85,7 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: withProblemAnswers,
   });
 
   app.decorateRequest("principal", undefined as never);
