@@ -10,19 +10,16 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { addOrganization, expose } from "@atrium/control-plane/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { credentialFingerprint } from "./cache.ts";
 import { startGateway } from "./gateway.ts";
-import { FIXTURE_OPENAPI, type Stack, startStack, waitFor } from "./testing.ts";
+import { FIXTURE_OPENAPI, type Stack, useStack, waitFor } from "./testing.ts";
 
 let stack: Stack;
 let organizationId: string;
 
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
+useStack((started) => {
+  stack = started;
 });
 
 describe("the gateway's cache", () => {

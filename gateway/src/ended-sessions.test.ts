@@ -6,20 +6,14 @@
 import { ENDED_SESSIONS_PER_EXPOSITION_PER_MINUTE } from "@atrium/contract";
 import { sql } from "drizzle-orm";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
-import { type Stack, startStack, waitFor } from "./testing.ts";
+import { type Stack, useStackWithGateway, waitFor } from "./testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
 
-beforeAll(async () => {
-  stack = await startStack();
-  gateway = await stack.startGateway();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+useStackWithGateway((running) => ({ stack, gateway } = running));
 
 async function mcp(method: "POST" | "DELETE", sessionId?: string, body?: unknown) {
   const response = await request(`${gateway.url}${stack.mcpPath}`, {

@@ -9,22 +9,18 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
 import { managementUrl } from "./server.ts";
-import { type Stack, startStack, waitFor } from "./testing.ts";
+import { type Stack, useStackWithGateway, waitFor } from "./testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
 let url: string;
 
-beforeAll(async () => {
-  stack = await startStack();
-  gateway = await stack.startGateway();
+useStackWithGateway((running) => {
+  ({ stack, gateway } = running);
   url = `${gateway.url}${stack.mcpPath}`;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const keyHeaders = () => ({ "x-atrium-key": stack.apiKey });

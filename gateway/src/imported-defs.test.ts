@@ -7,18 +7,17 @@
 import { referenceChain } from "@atrium/control-plane/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
-import { type Stack, startStack, waitFor } from "./testing.ts";
+import { type Stack, useStackWithGateway, waitFor } from "./testing.ts";
 
 describe("a document of shared schemas, imported and served", () => {
   let stack: Stack;
   let gateway: Gateway;
   let client: Client;
 
-  beforeAll(async () => {
-    stack = await startStack();
-    gateway = await stack.startGateway();
+  useStackWithGateway(async (running) => {
+    ({ stack, gateway } = running);
     const chain = await stack.expose("chain", { openapi: referenceChain(8), plan: { apiKey: true } });
     await waitFor(() => gateway.registry.size > 1, "the gateway serves the new exposition");
     client = new Client({ name: "defs-test", version: "1.0.0" });
@@ -28,9 +27,9 @@ describe("a document of shared schemas, imported and served", () => {
       }),
     );
   });
+  // Runs before the stack closes (after hooks run in reverse order).
   afterAll(async () => {
     await client?.close();
-    await stack?.close();
   });
 
   it("lists the tool with the shared schemas once each, in $defs", async () => {

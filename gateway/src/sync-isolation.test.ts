@@ -8,21 +8,15 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { sql } from "drizzle-orm";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
 import { managementUrl } from "./server.ts";
-import { FIXTURE_OPENAPI, type Stack, startStack, waitFor } from "./testing.ts";
+import { FIXTURE_OPENAPI, type Stack, useStackWithGateway, waitFor } from "./testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
 
-beforeAll(async () => {
-  stack = await startStack();
-  gateway = await stack.startGateway();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+useStackWithGateway((running) => ({ stack, gateway } = running));
 
 /** A Service, plan and Exposition on the gateways' group; `corrupt` breaks the stored operations first. */
 async function expose(name: string, plan: Record<string, unknown> = {}, corrupt = false) {

@@ -5,7 +5,13 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Exposed, expose, startTestControlPlane, type TestControlPlane } from "@atrium/control-plane/testing";
+import {
+  type Exposed,
+  expose,
+  startTestControlPlane,
+  type TestControlPlane,
+  useDuringTests,
+} from "@atrium/control-plane/testing";
 import { allowedHosts, type GatewayConfig } from "./config.ts";
 import { type Gateway, startGateway } from "./gateway.ts";
 
@@ -303,6 +309,26 @@ export async function startStack(
       rmSync(cacheRoot, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * For the test file (or describe block): a stack started before its tests (then handed to
+ * `started`, which the file uses to keep it) and closed after them.
+ */
+export function useStack(started: (stack: Stack) => unknown, options: Parameters<typeof startStack>[0] = {}): void {
+  useDuringTests(
+    () => startStack(options),
+    (stack) => stack.close(),
+    async (stack) => started(stack),
+  );
+}
+
+/** Like {@link useStack}, with one gateway of it ready with the stack's Exposition. */
+export function useStackWithGateway(
+  started: (running: { stack: Stack; gateway: Gateway }) => unknown,
+  options: Parameters<typeof startStack>[0] = {},
+): void {
+  useStack(async (stack) => started({ stack, gateway: await stack.startGateway() }), options);
 }
 
 export async function waitFor(
