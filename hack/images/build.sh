@@ -25,6 +25,10 @@ while [ $# -gt 0 ]; do
 done
 [ ${#components[@]} -gt 0 ] || components=(control-plane gateway operator webhook)
 
+# One build at a time (test files build in parallel): the second finds the layers cached.
+mkdir -p "$ATRIUM_CACHE_DIR/images"
+exec 8>"$ATRIUM_CACHE_DIR/images/build.lock"
+flock 8
 base=$("$here/base.sh" | tail -n 1)
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 # Networks that intercept TLS: the CA bundle Node or npm trusts here goes to the build as a secret.

@@ -8,9 +8,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@atrium/control-plane/testing";
 import { createTestCa, type KubeTestEnv, startKubeTestEnv } from "@atrium/kube-testenv";
 import { installCrds } from "@atrium/operator/testing";
 import { request } from "undici";
@@ -31,8 +31,10 @@ export interface Started {
   ready: HttpCheck;
   /** From `podman run` to the first 200 of `ready` (ms). */
   readyMs: number;
-  /** Another URL that answers while it runs (liveness), when it has one apart from `ready`. */
-  live?: HttpCheck;
+  /** CPU time its process had used by then (ms): the start's cost whatever the machine's load. */
+  readyCpuMs: number;
+  /** The URL that answers while it runs (liveness). */
+  live: HttpCheck;
 }
 
 /** What several components share (the control plane, the API server); stopped by `close()`. */
@@ -63,17 +65,6 @@ export async function createFixture(tag: string): Promise<Fixture> {
   return fixture;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
 /** A file to mount: readable by the container's uid 1000 (the temp folder is this fixture's alone). */
 async function mountableFile(fixture: Fixture, name: string, content: string): Promise<string> {
   const path = join(fixture.dir, name);
@@ -87,6 +78,20 @@ async function start(fixture: Fixture, options: ContainerOptions): Promise<Conta
   return container;
 }
 
+/** Waits for `<health>/ready`; the started component. `ca` verifies an https server. */
+async function whenReady(
+  component: Component,
+  container: Container,
+  health: string,
+  ca?: string,
+  timeoutMs?: number,
+): Promise<Started> {
+  const ready = { url: `${health}/ready`, ...(ca ? { ca } : {}) };
+  const live = { url: `${health}/live`, ...(ca ? { ca } : {}) };
+  const readyMs = await waitReady(container, ready, timeoutMs);
+  return { component, container, ready, live, readyMs, readyCpuMs: await container.cpuMs() };
+}
+
 /** The control plane on its embedded database, with a known admin password. */
 export async function startControlPlane(fixture: Fixture): Promise<NonNullable<Fixture["controlPlane"]>> {
   const port = await freePort();
@@ -97,19 +102,10 @@ export async function startControlPlane(fixture: Fixture): Promise<NonNullable<F
     env: { ATRIUM_PORT: String(port), ATRIUM_HOST: "127.0.0.1", ATRIUM_ADMIN_PASSWORD: adminPassword },
   });
   const url = `http://127.0.0.1:${port}`;
-  const ready = { url: `${url}/q/health/ready` };
-  const readyMs = await waitReady(container, ready, 120_000);
-  const started = {
-    component: "control-plane" as const,
-    container,
-    ready,
-    readyMs,
-    live: { url: `${url}/q/health/live` },
-    url,
-    adminPassword,
-  };
-  fixture.controlPlane = started;
-  return started;
+  // A first start creates the database, migrates it and hashes the admin's password: slow on a busy machine.
+  const health = await whenReady("control-plane", container, `${url}/q/health`, undefined, 120_000);
+  fixture.controlPlane = { ...health, url, adminPassword };
+  return fixture.controlPlane;
 }
 
 /** An API token of the control plane's default organization, written to a file a container can mount. */
@@ -156,14 +152,7 @@ export async function startGateway(fixture: Fixture): Promise<Started> {
       ATRIUM_GATEWAY_MANAGEMENT_PORT: String(managementPort),
     },
   });
-  const ready = { url: `http://127.0.0.1:${managementPort}/q/health/ready` };
-  return {
-    component: "gateway",
-    container,
-    ready,
-    readyMs: await waitReady(container, ready),
-    live: { url: `http://127.0.0.1:${managementPort}/q/health/live` },
-  };
+  return whenReady("gateway", container, `http://127.0.0.1:${managementPort}/q/health`);
 }
 
 /** The operator against a real kube-apiserver with the CRDs installed; ready once its caches synced. */
@@ -187,14 +176,7 @@ export async function startOperator(fixture: Fixture): Promise<Started> {
       ATRIUM_LEADER_ELECTION_NAMESPACE: "default",
     },
   });
-  const ready = { url: `http://127.0.0.1:${port}/q/health/ready` };
-  return {
-    component: "operator",
-    container,
-    ready,
-    readyMs: await waitReady(container, ready),
-    live: { url: `http://127.0.0.1:${port}/q/health/live` },
-  };
+  return whenReady("operator", container, `http://127.0.0.1:${port}/q/health`);
 }
 
 /** The admission webhook serving a certificate signed by a test CA (as a mounted kubernetes.io/tls Secret). */
@@ -210,14 +192,7 @@ export async function startWebhook(fixture: Fixture): Promise<Started> {
     files: { [cert]: "/etc/atrium/webhook/tls/tls.crt", [key]: "/etc/atrium/webhook/tls/tls.key" },
     env: { ATRIUM_WEBHOOK_HOST: "127.0.0.1", ATRIUM_WEBHOOK_PORT: String(port) },
   });
-  const ready = { url: `https://127.0.0.1:${port}/q/health/ready`, ca: ca.caPem };
-  return {
-    component: "webhook",
-    container,
-    ready,
-    readyMs: await waitReady(container, ready),
-    live: { url: `https://127.0.0.1:${port}/q/health/live`, ca: ca.caPem },
-  };
+  return whenReady("webhook", container, `https://127.0.0.1:${port}/q/health`, ca.caPem);
 }
 
 /** Starts one component (and what it depends on, once per fixture). */

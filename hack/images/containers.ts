@@ -82,6 +82,8 @@ export interface Container {
   logs(): Promise<string>;
   /** Process state: exit code once it has exited. */
   state(): Promise<{ running: boolean; exitCode: number }>;
+  /** CPU time (user + system, ms) its main process has used so far: a cost that does not depend on the machine's load. */
+  cpuMs(): Promise<number>;
   /** SIGTERM, then SIGKILL after `graceSeconds`; how long it took and how the process ended. */
   stop(graceSeconds?: number): Promise<{ ms: number; exitCode: number }>;
   /** Removes the container (after a stop, or forced). Idempotent. */
@@ -115,6 +117,12 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     startedAt,
     logs: () => podman(["logs", name]).catch((error: Error) => error.message),
     state,
+    async cpuMs() {
+      const pid = (await podman(["inspect", "--format", "{{.State.Pid}}", name])).trim();
+      // /proc/<pid>/stat: utime and stime are fields 14 and 15 (after the parenthesised name), in ticks of 1/100 s.
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
     async stop(graceSeconds = 10) {
       const began = performance.now();
       await podman(["stop", "--time", String(graceSeconds), name], (graceSeconds + 30) * 1000);

@@ -53,6 +53,7 @@ try {
       imageName(item.component, tag),
       megabytes(size),
       secondsText(item.readyMs),
+      secondsText(item.readyCpuMs),
       stop ? secondsText(stop.ms) : "",
       notes.join(", "),
     ]);
@@ -65,7 +66,7 @@ try {
 }
 
 if (rows.length > 0) {
-  const table = [["IMAGE", "SIZE", "READY", "STOP", ""], ...rows];
+  const table = [["IMAGE", "SIZE", "READY", "CPU", "STOP", ""], ...rows];
   const widths = table[0]?.map((_, column) => Math.max(...table.map((row) => (row[column] ?? "").length))) ?? [];
   for (const row of table)
     console.log(
@@ -74,6 +75,9 @@ if (rows.length > 0) {
         .join("  ")
         .trimEnd(),
     );
-  console.log("READY: from `podman run` to the first 200 of /q/health/ready (the gateway's: first snapshot received).");
+  console.log(
+    "READY: from `podman run` to the first 200 of /q/health/ready (the gateway's: first snapshot received);\n" +
+      "CPU: what the process had used by then (the start's cost whatever the load; READY near CPU means an idle machine).",
+  );
 }
 process.exit(failed ? 1 : 0);

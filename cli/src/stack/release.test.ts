@@ -5,34 +5,22 @@
  * and `--compose` naming the images build.sh makes. Needs root and podman: fails, never skips,
  * when they cannot run.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { freePort } from "@atrium/control-plane/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildImages, podman } from "../../../hack/images/containers.ts";
+import { spawnAtrium, testEnv } from "../testing.ts";
 import { composeProject } from "./compose.ts";
 
-const run = promisify(execFile);
 const TAG = "release-test";
-const main = join(import.meta.dirname, "..", "main.ts");
 const root = mkdtempSync(join(tmpdir(), "atrium-release-"));
 const stackDir = join(root, "stack");
 const project = composeProject(stackDir);
-const env = { ...process.env, ATRIUM_STACK_DIR: stackDir, ATRIUM_CONFIG_DIR: join(root, "config"), NO_COLOR: "1" };
-
-async function atrium(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [main, ...args], { env, timeout: 300_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const env = testEnv({ ATRIUM_STACK_DIR: stackDir });
+const atrium = (...args: string[]) => spawnAtrium(args, { env });
 
 const containersOfProject = async () =>
   (await podman(["ps", "-a", "--format", "{{.Names}}", "--filter", `label=io.podman.compose.project=${project}`]))
@@ -54,6 +42,7 @@ describe("atrium run --release (a release's containers)", () => {
     );
     await podman(["network", "rm", "--force", `${project}_default`]).catch(() => {});
     rmSync(root, { recursive: true, force: true });
+    rmSync(String(env.ATRIUM_CONFIG_DIR), { recursive: true, force: true });
   }, 120_000);
 
   it("--compose writes a private Compose file naming the images build.sh makes", async () => {
