@@ -3,7 +3,7 @@
  * settings. A plan has one client-authentication mode: none, a generated API key (shown once,
  * at creation or renewal: only its hash is stored) or OAuth 2.0 bearer tokens from an issuer.
  */
-import { type PlanWithKey, planView, planWithKey } from "@atrium/contract/rest";
+import { type PlanBody, type PlanWithKey, planView, planWithKey } from "@atrium/contract/rest";
 import type { Command } from "commander";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
@@ -98,7 +98,7 @@ interface UpdateOptions extends PlanSettingFlags {
 }
 
 /** What a plan record holds besides its settings: left out of the body that replaces them. */
-function settingsOfRecord(plan: PlanView): Record<string, unknown> {
+function settingsOfRecord(plan: PlanView): Omit<PlanView, "id" | "hasApiKey" | "createdAt" | "updatedAt" | "apiKey"> {
   const { id: _id, hasApiKey: _hasApiKey, createdAt: _created, updatedAt: _updated, apiKey: _key, ...rest } = plan;
   return rest;
 }
@@ -126,7 +126,7 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
     .action(async (name: string, options: CreateOptions, command: Command) => {
       const auth = createdClientAuth(options);
       const { api } = context.session(command);
-      const body = {
+      const body: PlanBody = {
         name,
         serviceId: options.serviceId,
         backendEndpoint: options.backendEndpoint,
@@ -164,7 +164,7 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
     const current = await api.get(path, planView);
     const auth = updatedClientAuth(current, options);
     const { oauth: _oauth, ...kept } = settingsOfRecord(current);
-    const body = {
+    const body: PlanBody = {
       ...kept,
       ...(options.backendEndpoint ? { backendEndpoint: options.backendEndpoint } : {}),
       ...auth,

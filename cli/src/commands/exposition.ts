@@ -3,7 +3,7 @@
  * ENDPOINTS are the FQDNs of the live gateways the group selects; its PROBLEMS, the gateways
  * that received it but do not serve it, and why.
  */
-import { expositionView, planView } from "@atrium/contract/rest";
+import { type ExpositionBody, expositionView, planView } from "@atrium/contract/rest";
 import type { Command } from "commander";
 import type { z } from "zod";
 import { segment } from "../api.ts";
@@ -73,7 +73,11 @@ export function registerExpositionCommands(program: Command, context: CliContext
         (await api.get(`/configuration-plans/${segment(options.configuration)}`, planView.pick({ name: true }))).name;
       const created = await api.post(
         "/expositions",
-        { name, configurationPlanId: options.configuration, gatewayGroupId: options.gatewayGroup },
+        {
+          name,
+          configurationPlanId: options.configuration,
+          gatewayGroupId: options.gatewayGroup,
+        } satisfies ExpositionBody,
         exposition,
       );
       context.print(command, created, { columns: RECORD_ROWS });

@@ -2,7 +2,13 @@
  * `atrium gateway-group` (label selectors that Expositions target) and `atrium gateway`
  * (the registered gateways and their health).
  */
-import { type GatewayGroupView, type GatewayView, gatewayGroupView, gatewayView } from "@atrium/contract/rest";
+import {
+  type GatewayGroupBody,
+  type GatewayGroupView,
+  type GatewayView,
+  gatewayGroupView,
+  gatewayView,
+} from "@atrium/contract/rest";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
@@ -47,7 +53,7 @@ export function registerGatewayCommands(program: Command, context: CliContext): 
             name,
             labels: options.label ?? {},
             ...(options.description ? { description: options.description } : {}),
-          },
+          } satisfies GatewayGroupBody,
           gatewayGroupView,
         );
         context.print(command, created);

@@ -2,7 +2,7 @@
  * `atrium secret` (backend secrets, encrypted at rest, write-only) and `atrium admin reencrypt`
  * (moves every stored secret to the active encryption key after a key rotation).
  */
-import { reencryptReport, type SecretView, secretView } from "@atrium/contract/rest";
+import { reencryptReport, type SecretBody, type SecretView, secretView } from "@atrium/contract/rest";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { readSecret } from "../input.ts";
@@ -37,7 +37,7 @@ export function registerSecretCommands(program: Command, context: CliContext): v
           pipeExample: `printf '%s' "$VALUE" | atrium secret create ${name} --value-stdin`,
         },
       );
-      const created = await api.post("/secrets", { name, value }, secretView);
+      const created = await api.post("/secrets", { name, value } satisfies SecretBody, secretView);
       context.print(command, created);
     });
   withExample(

@@ -4,7 +4,13 @@
  */
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
-import { type OperationSummary, type ServiceView, serviceDetail, serviceView } from "@atrium/contract/rest";
+import {
+  type OperationSummary,
+  type ServiceBody,
+  type ServiceView,
+  serviceDetail,
+  serviceView,
+} from "@atrium/contract/rest";
 import type { Command } from "commander";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
@@ -68,7 +74,11 @@ export function registerServiceCommands(program: Command, context: CliContext): 
       };
       let created: ServiceView;
       if (isHttpUrl(source)) {
-        created = await api.post("/services", { ...fields, openapi: { url: source } }, serviceView);
+        created = await api.post(
+          "/services",
+          { ...fields, openapi: { url: source } } satisfies ServiceBody,
+          serviceView,
+        );
       } else {
         let text: string;
         try {

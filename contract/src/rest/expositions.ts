@@ -10,6 +10,7 @@ export const expositionBody = z.object({
   configurationPlanId: z.uuid(),
   gatewayGroupId,
 });
+export type ExpositionBody = z.input<typeof expositionBody>;
 /** A gateway's problem with an Exposition, as the Exposition's view shows it. */
 export const expositionProblemView = z.object({
   gatewayId: z.string(),

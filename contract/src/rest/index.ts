@@ -24,6 +24,7 @@ export {
   planWithKey,
 } from "./configuration-plans.ts";
 export {
+  type ExpositionBody,
   type ExpositionProblemView,
   type ExpositionView,
   expositionBody,
@@ -63,6 +64,7 @@ export { gatewayGroupId, listOf, MAX_SERIAL_ID, recordName, timestamps, uuidPara
 export {
   type ReencryptReport,
   reencryptReport,
+  type SecretBody,
   type SecretView,
   secretBody,
   secretValueBody,
@@ -78,6 +80,7 @@ export {
 export {
   type OperationSummary,
   operationSummary,
+  type ServiceBody,
   type ServiceDetail,
   type ServiceView,
   serviceBody,

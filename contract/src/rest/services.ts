@@ -7,6 +7,7 @@ export const serviceBody = serviceSpec.pick({ version: true, description: true }
   name: recordName,
   openapi: openApiSource,
 });
+export type ServiceBody = z.input<typeof serviceBody>;
 /** POST /services/import: the document is the body, the rest is in the query. */
 export const serviceImportQuery = serviceSpec.pick({ version: true, description: true }).extend({ name: recordName });
 
