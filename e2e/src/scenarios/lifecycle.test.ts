@@ -308,6 +308,11 @@ describe("an Atrium installation on a real cluster", () => {
   test("2. samples applied with kubectl become READY, and an MCP client calls a tool through the gateway Service", async () => {
     await kubectl(["create", "namespace", SAMPLES_NAMESPACE]);
     await kubectl(["-n", SAMPLES_NAMESPACE, "apply", "-f", SAMPLES]);
+    // The kind is Resources, plural: the singular Resource of controllers 0.0.2 is not served.
+    const singular = { apiVersion: "atrium.dev/v1alpha1", kind: "Resource", metadata: { name: "singular" }, spec: {} };
+    await expect(kubectl(["-n", SAMPLES_NAMESPACE, "apply", "-f", "-"], JSON.stringify(singular))).rejects.toThrow(
+      /no matches for kind "Resource"/,
+    );
     await samplesReady();
     // The samples' plan calls https://petstore.example.com; here it calls the pet store in the cluster.
     await kubectl(
