@@ -96,6 +96,21 @@ describe("component images", () => {
     ).toBe("true");
   }, 180_000);
 
+  test("control plane: a data folder it does not own stops the start with a message saying so", async () => {
+    // A tmpfs without podman's U option belongs to root, as a volume without fsGroup would.
+    const image = imageName("control-plane", TAG);
+    const run = podman([
+      "run",
+      "--rm",
+      "--read-only",
+      "--network=none",
+      "--tmpfs",
+      "/var/lib/atrium:rw,mode=0777",
+      image,
+    ]);
+    await expect(run).rejects.toThrow(/\/var\/lib\/atrium \(ATRIUM_DATA_DIR\) must belong to the user .*uid 1000/);
+  }, 60_000);
+
   // The target is "ready within 2 s of start". Wall time depends on what else the two cores run
   // (2–3 s at a load average of 10, 0.9 s on a quiet machine: docs/images.md), so the test holds the
   // start's own cost instead: the CPU the gateway used until its first snapshot, which on a free

@@ -64,6 +64,15 @@ function keepPrivate(dataDir: string): void {
     // Worker threads cannot set the umask; chmodTree still covers what exists at start.
   }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dataDir, 0o700);
+  } catch (error) {
+    // Else PGlite fails later with an error that has no message (a container volume owned by root).
+    throw new Error(
+      `the embedded database's folder ${dataDir} (ATRIUM_DATA_DIR) must belong to the user the control plane ` +
+        `runs as (uid ${process.getuid?.()}): ${(error as Error).message}`,
+    );
+  }
 }
 
 function chmodTree(path: string): void {
