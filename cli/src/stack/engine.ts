@@ -16,6 +16,8 @@ export interface ComposeEngine {
   imageExists(image: string): Promise<boolean>;
   /** The last lines a service's container printed. */
   logs(file: string, service: string): Promise<string>;
+  /** Whether a service's container is running (both tools label containers the same way). */
+  running(service: string): Promise<boolean>;
 }
 
 async function succeeds(command: string, args: string[]): Promise<boolean> {
@@ -51,6 +53,13 @@ function engine(name: string, composeCommand: string[], cli: string, project: st
         ? succeeds("podman", ["image", "exists", image])
         : succeeds("docker", ["image", "inspect", image]),
     logs: (file, service) => compose(file, ["logs", "--tail", "20", service]).catch((error: Error) => error.message),
+    async running(service) {
+      const filters = [`label=com.docker.compose.project=${project}`, `label=com.docker.compose.service=${service}`];
+      const { stdout } = await run(cli, ["ps", "-q", ...filters.flatMap((filter) => ["--filter", filter])], {
+        timeout: 20_000,
+      });
+      return stdout.trim() !== "";
+    },
   };
 }
 

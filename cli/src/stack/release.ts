@@ -117,13 +117,16 @@ export async function stopRelease(compose: ComposeState): Promise<void> {
   await engine.compose(file, ["down"]);
 }
 
+/** Until the service answers ready; fails at once, with its last lines, when its container stops. */
 async function waitHealthy(engine: ComposeEngine, file: string, service: string, url: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!(await health(url)).ready) {
-    if (Date.now() > deadline) {
+  for (let polls = 1; !(await health(url)).ready; polls++) {
+    const stopped = polls % 8 === 0 && !(await engine.running(service));
+    if (stopped || Date.now() > deadline) {
+      const why = stopped ? "its container stopped" : `not ready on ${url} after ${READY_TIMEOUT_MS / 1000} s`;
       throw cliErrors.composeFailed(
         `${engine.name} up ${service}`,
-        `not ready on ${url} after ${READY_TIMEOUT_MS / 1000} s; its last lines:\n${await engine.logs(file, service)}`,
+        `${why}; its last lines:\n${await engine.logs(file, service)}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
