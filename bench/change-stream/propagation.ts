@@ -8,9 +8,11 @@
 import { parseArgs } from "node:util";
 import {
   createTestDatabase,
+  expose,
   openChangeStream,
-  sampleOpenApi,
+  registerGateway,
   startTestControlPlane,
+  tokenClient,
 } from "@atrium/control-plane/testing";
 
 const { values } = parseArgs({
@@ -28,32 +30,16 @@ const database = values.pglite ? undefined : await createTestDatabase();
 const cp = await startTestControlPlane(values.pglite ? "pglite" : "postgres", { databaseUrl: database?.url });
 try {
   const admin = cp.admin;
-  const openapi = sampleOpenApi();
-  const service = await admin.call("POST", "/api/v1/services", {
-    name: "petstore",
-    version: "1",
-    openapi: { inline: openapi },
-  });
-  const plan = await admin.call("POST", "/api/v1/configuration-plans", {
-    name: "plan",
-    serviceId: service.body.id,
-    backendEndpoint: "https://petstore.example.com",
-    apiKey: true,
-  });
-  const group = await admin.call("POST", "/api/v1/gateway-groups", { name: "all" });
-  await admin.call("POST", "/api/v1/expositions", {
-    name: "pets",
-    configurationPlanId: plan.body.id,
-    gatewayGroupId: group.body.id,
-  });
-  const token = (await admin.call("POST", "/api/v1/api-tokens", { name: "bench", validityDays: 1 })).body.token;
-  const gatewayApi = cp.api.withToken(token);
+  // The Pet Store behind an API key, exposed on a group selecting every gateway.
+  const { planId } = await expose(admin, "pets", { plan: { apiKey: true } });
+  const gatewayApi = await tokenClient(cp, "bench");
+  const token = gatewayApi.token as string;
 
   process.stderr.write(`opening ${streamCount} streams on ${cp.database.kind}...\n`);
   const streams = await Promise.all(
     Array.from({ length: streamCount }, async (_, i) => {
       const gateway = { id: `gw-${i}`, instanceId: `bench-instance-${i}` };
-      await gatewayApi.call("POST", "/api/v1/gateways/register", { ...gateway, fqdns: [`gw-${i}.bench`], labels: {} });
+      await registerGateway(gatewayApi, gateway, {});
       const stream = await openChangeStream(cp.url, token, gateway);
       await stream.next("snapshot", 30_000);
       return stream;
@@ -65,7 +51,7 @@ try {
   for (let i = 0; i < writeCount; i++) {
     const started = performance.now();
     const arrivals = streams.map((stream) => stream.next("changes", 10_000).then(() => performance.now() - started));
-    const renewed = await admin.call("POST", `/api/v1/configuration-plans/${plan.body.id}/renew-api-key`);
+    const renewed = await admin.call("POST", `/api/v1/configuration-plans/${planId}/renew-api-key`);
     if (renewed.status !== 200) throw new Error(`write failed: ${JSON.stringify(renewed.body)}`);
     latencies.push(...(await Promise.all(arrivals)));
   }

@@ -7,38 +7,17 @@
  */
 import { type ApiClient, TEST_ADMIN } from "@atrium/control-plane/testing";
 import type { oauthSettings } from "@atrium/crds";
+import { FIXTURE_OPENAPI } from "@atrium/gateway/testing";
 import type { z } from "zod";
 
-/** One operation, `getPet` → `GET /pets/{petId}`: the tool every contestant serves. */
+/** One operation, `getPet` → `GET /pets/{petId}`: the tool every contestant serves (the gateway fixture's). */
 export function petsOpenApi(): Record<string, unknown> {
+  const fixture = JSON.parse(FIXTURE_OPENAPI);
   return {
     openapi: "3.0.3",
     info: { title: "Bench pets", version: "1.0.0" },
-    paths: {
-      "/pets/{petId}": {
-        get: {
-          operationId: "getPet",
-          summary: "Get a pet",
-          parameters: [{ name: "petId", in: "path", required: true, schema: { type: "integer" } }],
-          responses: {
-            "200": {
-              description: "pet",
-              content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } },
-            },
-            "404": { description: "no such pet" },
-          },
-        },
-      },
-    },
-    components: {
-      schemas: {
-        Pet: {
-          type: "object",
-          required: ["name"],
-          properties: { id: { type: "integer" }, name: { type: "string" }, status: { type: "string" } },
-        },
-      },
-    },
+    paths: { "/pets/{petId}": { get: fixture.paths["/pets/{petId}"].get } },
+    components: fixture.components,
   };
 }
 

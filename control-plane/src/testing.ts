@@ -8,7 +8,7 @@ import { validSamples } from "@atrium/crds";
 import type { SQL } from "drizzle-orm";
 import pg from "pg";
 import { request } from "undici";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { type ControlPlane, startControlPlane } from "./app.ts";
 import { type ControlPlaneConfig, configFromEnv } from "./config.ts";
 import { parseKeySet } from "./secrets/key-set.ts";
@@ -33,6 +33,17 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** The error `work` throws, after checking it is a `type` (fails the test when nothing is thrown). */
+export function thrown<E extends Error>(work: () => unknown, type: abstract new (...args: never[]) => E): E {
+  try {
+    work();
+  } catch (error) {
+    expect(error).toBeInstanceOf(type);
+    return error as E;
+  }
+  throw new Error(`expected a ${type.name}`);
 }
 
 export type DatabaseKind = "pglite" | "postgres";

@@ -5,32 +5,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiClient,
-  createTestDatabase,
+  addOrganization,
   DATABASE_KINDS,
+  type IsolatedControlPlane,
+  startIsolatedControlPlane,
   startTestControlPlane,
   TEST_ADMIN,
-  type TestControlPlane,
-  type TestDatabase,
 } from "../testing.ts";
 
 describe.each(DATABASE_KINDS)("authentication on %s", (kind) => {
-  let database: TestDatabase | undefined;
-  let cp: TestControlPlane;
+  let cp: IsolatedControlPlane;
   let other: ApiClient; // admin of a second organization
 
   beforeAll(async () => {
-    database = kind === "postgres" ? await createTestDatabase() : undefined;
-    cp = await startTestControlPlane(kind, { databaseUrl: database?.url });
-    const created = await cp.admin.call("POST", "/api/v1/organizations", {
-      name: "acme",
-      admin: { username: "alice", password: "alice-password-1" },
-    });
-    expect(created.status).toBe(201);
-    other = await cp.api.login({ organization: "acme", username: "alice", password: "alice-password-1" });
+    cp = await startIsolatedControlPlane(kind);
+    other = await addOrganization(cp, "acme");
   });
   afterAll(async () => {
-    await cp?.close();
-    await database?.drop();
+    await cp?.stop();
   });
 
   it("is ready once migrated", async () => {
@@ -62,7 +54,7 @@ describe.each(DATABASE_KINDS)("authentication on %s", (kind) => {
 
   it("refuses an expired login", async () => {
     const shortLived = await startTestControlPlane(kind, {
-      databaseUrl: database?.url,
+      databaseUrl: cp.databaseUrl,
       config: { loginTtlSeconds: 1 },
     });
     try {

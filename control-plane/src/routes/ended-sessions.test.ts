@@ -21,8 +21,8 @@ import {
   tokenClient,
 } from "../testing.ts";
 
-const gateway = { id: "gw-eu", instanceId: "ended-sessions-test" };
-const reportPath = `/api/v1/gateways/${gateway.id}/ended-sessions`;
+type Gateway = { id: string; instanceId: string };
+const reportPathOf = (gateway: Gateway) => `/api/v1/gateways/${gateway.id}/ended-sessions`;
 
 /** A Service, plan, gateway group and Exposition of their own; returns the Exposition id. */
 async function exposeOn(client: ApiClient, name: string, labels: Record<string, string>): Promise<string> {
@@ -50,14 +50,23 @@ describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
   /** The gateway's token, on the replica reports go to. */
   let reporter: ApiClient;
   let token: string;
+  /** The gateway of the tests that do not watch a stream; those that do register one of their own. */
+  const gateway = { id: "gw-eu", instanceId: "ended-sessions-test" };
+  const reportPath = reportPathOf(gateway);
   const ids: Record<string, string> = {};
+
+  /** A gateway of its own selecting `region`, registered on the streaming replica. */
+  async function gatewayIn(region: string): Promise<Gateway> {
+    const own = { id: `gw-${region}`, instanceId: `ended-sessions-${region}` };
+    await registerGateway(streamer.api.withToken(token), own, { region });
+    return own;
+  }
 
   beforeAll(async () => {
     replicas = await startReplicaPair(kind);
     ({ writer, reader: streamer } = replicas);
     const admin = writer.admin;
     ids.eu = await exposeOn(admin, "eu", { region: "eu" });
-    ids.us = await exposeOn(admin, "us", { region: "us" });
     ids.otherOrganization = await exposeOn(await addOrganization(writer, "other"), "eu", { region: "eu" });
     reporter = await tokenClient(writer);
     token = reporter.token as string;
@@ -68,31 +77,36 @@ describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
   });
 
   it("delivers a report to the live streams serving the Exposition, and in a new stream's snapshot", async () => {
-    const stream = await openChangeStream(streamer.url, token, gateway);
-    const ended = endedSession(ids.eu as string);
+    const live = await gatewayIn("live");
+    const served = await exposeOn(writer.admin, "live", { region: "live" });
+    const elsewhere = await exposeOn(writer.admin, "live-elsewhere", { region: "live-elsewhere" });
+    const report = (body: unknown) => reporter.call("POST", reportPathOf(live), body);
+    const stream = await openChangeStream(streamer.url, token, live);
+    const ended = endedSession(served);
+    let revisionBefore: number;
     try {
       const snapshot = await stream.next("snapshot");
       expect(snapshot.endedSessions).toEqual([]);
-      ids.revisionBefore = String(snapshot.revision);
+      revisionBefore = Number(snapshot.revision);
       const started = Date.now();
       // Another group's Exposition is not this gateway's business: only the second report arrives.
-      expect((await reporter.call("POST", reportPath, endedSession(ids.us as string))).status).toBe(204);
-      expect((await reporter.call("POST", reportPath, ended)).status).toBe(204);
+      expect((await report(endedSession(elsewhere))).status).toBe(204);
+      expect((await report(ended)).status).toBe(204);
       const change = await stream.next("changes");
       expect(change).toMatchObject({ upserts: [], deletes: [], endedSessions: [ended] });
       expect(Date.now() - started).toBeLessThan(2000);
       // A retried report changes nothing.
-      expect((await reporter.call("POST", reportPath, ended)).status).toBe(204);
+      expect((await report(ended)).status).toBe(204);
     } finally {
       stream.close();
     }
-    const later = await openChangeStream(streamer.url, token, gateway);
+    const later = await openChangeStream(streamer.url, token, live);
     try {
       expect((await later.next("snapshot")).endedSessions).toEqual([ended]);
     } finally {
       later.close();
     }
-    const resumed = await openChangeStream(streamer.url, token, gateway, Number(ids.revisionBefore));
+    const resumed = await openChangeStream(streamer.url, token, live, revisionBefore);
     try {
       expect((await resumed.next("changes")).endedSessions).toEqual([ended]);
     } finally {
@@ -101,42 +115,55 @@ describe.each(DATABASE_KINDS)("ended sessions on %s", (kind) => {
   });
 
   it("sends the sessions ended on an Exposition along with it when it starts selecting the gateway", async () => {
-    const stream = await openChangeStream(streamer.url, token, gateway);
+    const moving = await gatewayIn("moving");
+    const selected = await exposeOn(writer.admin, "moving", { region: "moving" });
+    const joining = await expose(writer.admin, "moving-later", { labels: { region: "moving-later" } });
+    for (const expositionId of [selected, joining.expositionId]) {
+      expect((await reporter.call("POST", reportPathOf(moving), endedSession(expositionId))).status).toBe(204);
+    }
+    const stream = await openChangeStream(streamer.url, token, moving);
     try {
       const before = (await stream.next("snapshot")).endedSessions;
-      const groups = await writer.admin.call("GET", "/api/v1/gateway-groups");
-      const us = groups.body.items.find((group: { name: string }) => group.name === "us");
-      await writer.admin.call("PUT", `/api/v1/gateway-groups/${us.id}`, { name: "us", labels: { region: "eu" } });
+      await writer.admin.call("PUT", `/api/v1/gateway-groups/${joining.groupId}`, {
+        name: "moving-later",
+        labels: { region: "moving" },
+      });
       const change = await stream.next("changes");
-      expect(change.upserts.map((e: { id: string }) => e.id)).toEqual([ids.us]);
-      expect(change.endedSessions).toEqual([expect.objectContaining({ expositionId: ids.us })]);
-      expect(before.map((e: { expositionId: string }) => e.expositionId)).toEqual([ids.eu]);
+      expect(change.upserts.map((e: { id: string }) => e.id)).toEqual([joining.expositionId]);
+      expect(change.endedSessions).toEqual([expect.objectContaining({ expositionId: joining.expositionId })]);
+      expect(before.map((e: { expositionId: string }) => e.expositionId)).toEqual([selected]);
     } finally {
       stream.close();
     }
   });
 
   it("forgets a session once it has expired", async () => {
-    const stream = await openChangeStream(streamer.url, token, gateway);
-    const shortLived = endedSession(ids.eu as string, 1500);
+    const expiring = await gatewayIn("expiring");
+    const exposition = await exposeOn(writer.admin, "expiring", { region: "expiring" });
+    const report = (body: unknown) => reporter.call("POST", reportPathOf(expiring), body);
+    const kept = endedSession(exposition);
+    expect((await report(kept)).status).toBe(204);
+    const stream = await openChangeStream(streamer.url, token, expiring);
+    const shortLived = endedSession(exposition, 1500);
     try {
       const known = (await stream.next("snapshot")).endedSessions;
-      expect((await reporter.call("POST", reportPath, shortLived)).status).toBe(204);
+      expect((await report(shortLived)).status).toBe(204);
       expect((await stream.next("changes")).endedSessions).toEqual([shortLived]);
       await new Promise((resolve) => setTimeout(resolve, Date.parse(shortLived.expiresAt) - Date.now() + 50));
-      const later = await openChangeStream(streamer.url, token, gateway);
+      const later = await openChangeStream(streamer.url, token, expiring);
       try {
         expect((await later.next("snapshot")).endedSessions).toEqual(known);
       } finally {
         later.close();
       }
       // Reported after it expired (a gateway catching up): accepted, not kept.
-      expect((await reporter.call("POST", reportPath, endedSession(ids.eu as string, -1000))).status).toBe(204);
+      expect((await report(endedSession(exposition, -1000))).status).toBe(204);
       await writer.hub.prune(3600);
-      const rows = await writer.database.db.execute(sql`select session_hash from ended_sessions`);
+      const rows = await writer.database.db.execute(
+        sql`select session_hash from ended_sessions where exposition_id = ${exposition}`,
+      );
       const stored = (rows as unknown as { rows: { session_hash: string }[] }).rows.map((row) => row.session_hash);
-      expect(stored).toHaveLength(2); // the first test's two reports
-      expect(stored).not.toContain(shortLived.sessionHash);
+      expect(stored).toEqual([kept.sessionHash]);
     } finally {
       stream.close();
     }

@@ -69,16 +69,20 @@ describe("change stream", () => {
       expect(expo.organization.name).toBe("default");
       expect(expo.plan.apiKeyHash).toMatch(/^[0-9a-f]{64}$/);
       expect(expo.service.operations.map((op: { operationId: string }) => op.operationId)).toContain("getPet");
-      ids.snapshotRevision = snapshot.revision;
     } finally {
       stream.close();
     }
   });
 
-  it("delivers a change made through replica 1 to a stream held on replica 2", async () => {
+  // The one test that changes what the gateway sees; resuming is checked against those changes.
+  it("delivers a change made through replica 1 to a stream held on replica 2, and resumes from a revision with only what changed since", async () => {
     const stream = await openChangeStream(replica2.url, token, gateway);
+    let snapshotRevision: number;
+    let lastRevision: number;
     try {
-      const oldHash = (await stream.next("snapshot")).expositions[0].plan.apiKeyHash;
+      const snapshot = await stream.next("snapshot");
+      snapshotRevision = Number(snapshot.revision);
+      const oldHash = snapshot.expositions[0].plan.apiKeyHash;
       const started = Date.now();
       const renewal = await replica1.admin.call("POST", `/api/v1/configuration-plans/${ids.euPlan}/renew-api-key`);
       const change = await stream.next("changes");
@@ -98,33 +102,33 @@ describe("change stream", () => {
       await replica1.admin.call("DELETE", `/api/v1/expositions/${ids.usExpo}`);
       const removed = await stream.next("changes");
       expect(removed.deletes).toEqual([ids.usExpo]);
-      ids.lastRevision = removed.revision;
+      lastRevision = Number(removed.revision);
     } finally {
       stream.close();
     }
-  });
 
-  it("resumes from a revision with only what changed since", async () => {
-    const from = Number(ids.snapshotRevision);
-    const stream = await openChangeStream(replica1.url, token, gateway, from);
+    const resumed = await openChangeStream(replica1.url, token, gateway, snapshotRevision);
     try {
-      const change = await stream.next("changes");
-      expect(change.revision).toBe(ids.lastRevision);
+      const change = await resumed.next("changes");
+      expect(change.revision).toBe(lastRevision);
       expect(change.upserts.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
       expect(change.deletes).toContain(ids.usExpo);
     } finally {
-      stream.close();
+      resumed.close();
     }
-    const upToDate = await openChangeStream(replica1.url, token, gateway, Number(ids.lastRevision));
+    const upToDate = await openChangeStream(replica1.url, token, gateway, lastRevision);
     try {
-      expect((await upToDate.next("resumed")).revision).toBe(ids.lastRevision);
+      expect((await upToDate.next("resumed")).revision).toBe(lastRevision);
     } finally {
       upToDate.close();
     }
   });
 
   it("sends a fresh snapshot when the revision is no longer available", async () => {
-    const stream = await openChangeStream(replica1.url, token, gateway, Number(ids.lastRevision) + 1000);
+    const current = await openChangeStream(replica1.url, token, gateway);
+    const revision = Number((await current.next("snapshot")).revision);
+    current.close();
+    const stream = await openChangeStream(replica1.url, token, gateway, revision + 1000);
     try {
       const snapshot = await stream.next("snapshot");
       expect(snapshot.expositions.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);

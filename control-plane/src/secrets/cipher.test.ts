@@ -5,9 +5,12 @@
 import { createCipheriv, randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
+import { thrown as thrownError } from "../testing.ts";
 import { createSecretCipher } from "./cipher.ts";
 import { EncryptionError } from "./errors.ts";
 import { generateKey, parseKeySet } from "./key-set.ts";
+
+const thrown = (work: () => unknown) => thrownError(work, EncryptionError);
 
 const v1 = generateKey();
 const v2 = generateKey();
@@ -18,16 +21,6 @@ const plaintext = "s3cr3t-backend-token";
 function legacyEncrypt(key: Buffer, text: string): string {
   const cipher = createCipheriv(`aes-${key.length * 8}-ecb`, key, null);
   return Buffer.concat([cipher.update(text, "utf8"), cipher.final()]).toString("base64");
-}
-
-function thrown(work: () => unknown): EncryptionError {
-  try {
-    work();
-  } catch (error) {
-    expect(error).toBeInstanceOf(EncryptionError);
-    return error as EncryptionError;
-  }
-  throw new Error("expected an EncryptionError");
 }
 
 /** Flips one bit of the decoded payload at `index` (negative: from the end). */

@@ -4,22 +4,15 @@
 import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
+import { thrown as thrownError } from "../testing.ts";
 import { EncryptionError } from "./errors.ts";
 import { generateKey, keySetFromEnv, parseKeySet } from "./key-set.ts";
+
+const thrown = (work: () => unknown) => thrownError(work, EncryptionError);
 
 const v1 = generateKey();
 const v2 = generateKey();
 const legacy = randomBytes(16).toString("base64");
-
-function thrown(work: () => unknown): EncryptionError {
-  try {
-    work();
-  } catch (error) {
-    expect(error).toBeInstanceOf(EncryptionError);
-    return error as EncryptionError;
-  }
-  throw new Error("expected an EncryptionError");
-}
 
 describe("parseKeySet", () => {
   it("holds the keys by id, the active id and the legacy key", () => {
