@@ -12,7 +12,7 @@ import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
 import { managementUrl } from "./server.ts";
-import { type Stack, useStackWithGateway, waitFor } from "./testing.ts";
+import { modernHeaders as modernHeadersOf, modernMeta, type Stack, useStackWithGateway, waitFor } from "./testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
@@ -24,19 +24,9 @@ useStackWithGateway((running) => {
 });
 
 const keyHeaders = () => ({ "x-atrium-key": stack.apiKey });
-const modernHeaders = (method: string, name?: string) => ({
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": method,
-  ...(name ? { "mcp-name": name } : {}),
-  ...keyHeaders(),
-});
-const meta = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
-};
+/** A modern-era request's headers, with the client API key. */
+const modernHeaders = (method: string, name?: string) => modernHeadersOf(method, name, keyHeaders());
+const meta = modernMeta();
 
 async function post(
   path: string,
@@ -51,6 +41,15 @@ async function post(
   });
   const text = await response.body.text();
   return { status: response.statusCode, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+/** `tools/call` of `name` with `args`, in the modern era, the client API key sent; `extra` headers beside. */
+function callTool(id: number, name: string, args: Record<string, unknown>, extra: Record<string, string> = {}) {
+  return post(
+    stack.mcpPath,
+    { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: meta } },
+    { ...modernHeaders("tools/call", name), ...extra },
+  );
 }
 
 describe("official clients", () => {
@@ -101,56 +100,26 @@ describe("official clients", () => {
 
 describe("tool calls", () => {
   it("returns backend failures as isError results, and a gateway 504 on timeout", async () => {
-    const notFound = await post(
-      stack.mcpPath,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "getPet", arguments: { petId: 99 }, _meta: meta },
-      },
-      modernHeaders("tools/call", "getPet"),
-    );
+    const notFound = await callTool(1, "getPet", { petId: 99 });
     expect(notFound.status).toBe(200);
     expect(notFound.body.result.isError).toBe(true);
     expect(JSON.stringify(notFound.body.result.content)).toContain("404");
-    const slow = await post(
-      stack.mcpPath,
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "slow", arguments: {}, _meta: meta } },
-      modernHeaders("tools/call", "slow"),
-    );
+    const slow = await callTool(2, "slow", {});
     expect(slow.body.result.isError).toBe(true);
     expect(JSON.stringify(slow.body.result.content)).toContain("504");
   });
 
   it("lists argument violations in an isError result", async () => {
-    const invalid = await post(
-      stack.mcpPath,
-      {
-        jsonrpc: "2.0",
-        id: 3,
-        method: "tools/call",
-        params: { name: "getPet", arguments: { petId: "abc" }, _meta: meta },
-      },
-      modernHeaders("tools/call", "getPet"),
-    );
+    const invalid = await callTool(3, "getPet", { petId: "abc" });
     expect(invalid.body.result.isError).toBe(true);
     expect(JSON.stringify(invalid.body.result.content)).toContain("petId");
     expect(stack.backend.received.some((r) => r.url.includes("abc"))).toBe(false);
   });
 
   it("returns images as image content and forwards the allowed headers only", async () => {
-    const image = await post(
-      stack.mcpPath,
-      { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "image", arguments: {}, _meta: meta } },
-      modernHeaders("tools/call", "image"),
-    );
+    const image = await callTool(4, "image", {});
     expect(image.body.result.content[0]).toMatchObject({ type: "image", mimeType: "image/png" });
-    const echoed = await post(
-      stack.mcpPath,
-      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "echoHeaders", arguments: {}, _meta: meta } },
-      { ...modernHeaders("tools/call", "echoHeaders"), "x-request-id": "req-77", "x-secret-header": "nope" },
-    );
+    const echoed = await callTool(5, "echoHeaders", {}, { "x-request-id": "req-77", "x-secret-header": "nope" });
     const headers = echoed.body.result.structuredContent;
     expect(headers["x-request-id"]).toBe("req-77");
     expect(headers["x-secret-header"]).toBeUndefined();

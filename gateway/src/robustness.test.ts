@@ -10,7 +10,7 @@ import { Pool, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
 import { managementUrl } from "./server.ts";
-import { listenLocally, type Stack, startStack, waitFor } from "./testing.ts";
+import { listenLocally, modernHeaders, type Stack, startStack, waitFor } from "./testing.ts";
 
 const DEEP = 5_000;
 const deepJson = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
@@ -77,12 +77,6 @@ const meta = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 const jsonHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const modernHeaders = (method: string, name?: string) => ({
-  ...jsonHeaders,
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": method,
-  ...(name ? { "mcp-name": name } : {}),
-});
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever came back
 async function post(body: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {

@@ -342,3 +342,50 @@ export async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** The `_meta` a 2026-07-28 (modern era) request carries: protocol version, capabilities, and the client `client`. */
+export function modernMeta(client = "test"): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: client, version: "1" },
+  };
+}
+
+/** The headers of a modern-era request: JSON in, JSON or SSE out, the version, `mcp-method`, `mcp-name` for a tool; `extra` beside. */
+export function modernHeaders(
+  method: string,
+  name?: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name ? { "mcp-name": name } : {}),
+    ...extra,
+  };
+}
+
+/**
+ * A modern-era JSON-RPC POST, as undici's `request` options: `method` with `params` and the era's
+ * `_meta`; `mcp-name` from `params.name` (a tool call); `headers` beside (credentials).
+ */
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  options: { id?: number; client?: string; headers?: Record<string, string> } = {},
+): { method: "POST"; headers: Record<string, string>; body: string } {
+  const tool = typeof params.name === "string" ? params.name : undefined;
+  return {
+    method: "POST",
+    headers: modernHeaders(method, tool, options.headers),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: options.id ?? 1,
+      method,
+      params: { ...params, _meta: modernMeta(options.client) },
+    }),
+  };
+}

@@ -14,7 +14,7 @@ import { SignJWT } from "jose";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Gateway, startGateway } from "../gateway.ts";
-import { type Stack, startStack, waitFor } from "../testing.ts";
+import { modernMeta, modernRequest, type Stack, startStack, waitFor } from "../testing.ts";
 import { signingKey, startAuthorizationServer, type TestAuthorizationServer } from "./testing.ts";
 
 let stack: Stack;
@@ -85,12 +85,6 @@ afterAll(async () => {
   rmSync(auditDir, { recursive: true, force: true });
 });
 
-const meta = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
-};
-
 function endpoint(name: string) {
   return `/mcp/${organization}/${name}`;
 }
@@ -108,20 +102,12 @@ async function call(
   // biome-ignore lint/suspicious/noExplicitAny: tests read whatever came back
 ): Promise<{ status: number; body: any; challenge: string | undefined }> {
   if (token) secrets.add(token);
-  const tool = typeof params.name === "string" ? params.name : undefined;
-  const response = await request(`${gateway.url}${endpoint(name)}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(tool ? { "mcp-name": tool } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...extraHeaders,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
-  });
+  const response = await request(
+    `${gateway.url}${endpoint(name)}`,
+    modernRequest(method, params, {
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...extraHeaders },
+    }),
+  );
   const text = await response.body.text();
   return {
     status: response.statusCode,
@@ -222,7 +208,7 @@ describe("refusals", () => {
         "mcp-protocol-version": "2026-07-28",
         "mcp-method": "tools/list",
       },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: modernMeta() } }),
     });
     await response.body.dump();
     expect(response.statusCode).toBe(401);

@@ -28,7 +28,7 @@ import { decodeJwt } from "jose";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../gateway.ts";
-import { type Stack, startStack, waitFor } from "../testing.ts";
+import { modernRequest, type Stack, startStack, waitFor } from "../testing.ts";
 import { PUBLIC_CLIENT_ID, REDIRECT_URI, startAuthorizationServer, type TestAuthorizationServer } from "./testing.ts";
 
 let stack: Stack;
@@ -294,28 +294,10 @@ describe("the official clients' own OAuth flow", () => {
 
     // Bound to the endpoint: the same token at the Exposition's other address (by id) is
     // another resource, and is refused.
-    const elsewhere = await request(`${gateway.url}/mcp/${expositionId}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/list",
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/list",
-        params: {
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-          },
-        },
-      }),
-    });
+    const elsewhere = await request(
+      `${gateway.url}/mcp/${expositionId}`,
+      modernRequest("tools/list", {}, { client: "raw", headers: { authorization: `Bearer ${token}` } }),
+    );
     await elsewhere.body.text();
     expect(elsewhere.statusCode).toBe(403);
     expect(elsewhere.headers["www-authenticate"]).toContain('error="invalid_token"');
