@@ -168,6 +168,23 @@ describe("an Atrium installation on a real cluster", () => {
     }
   }
 
+  /** The HTTP status of a 2025-era tools/list on session `sessionId`, without the SDK. */
+  async function sessionStatus(sessionId: string): Promise<number> {
+    const response = await http.fetch(gatewayUrl, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-session-id": sessionId,
+        "x-atrium-key": apiKey,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    await response.body?.cancel();
+    return response.status;
+  }
+
   /** A fresh session that lists the tools and calls listPets, retried while the gateways sync. */
   async function toolCallWorks(what: string): Promise<void> {
     const pets = await eventually(what, 120_000, async () => {
@@ -438,6 +455,13 @@ describe("an Atrium installation on a real cluster", () => {
     expect(await postgres.psql("select count(*) from api_tokens", "atrium")).toBe(tokensBefore);
     await samplesReady();
     await oldSessionWorks();
+    // ...because the new gateways share the keystore's session key, not because any id passes.
+    const sessionId = session?.transport.sessionId ?? "";
+    // One character changed in the middle (the last one of base64 may hold only padding bits).
+    const middle = Math.floor(sessionId.length / 2);
+    const forged = `${sessionId.slice(0, middle)}${sessionId[middle] === "A" ? "B" : "A"}${sessionId.slice(middle + 1)}`;
+    expect(await sessionStatus(forged)).toBe(404);
+    expect(await sessionStatus(sessionId)).toBe(200);
   }, 1_800_000);
 
   test("4. rotate the encryption key: key set to every replica, then activeKeyId, then re-encryption", async () => {
