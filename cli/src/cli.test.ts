@@ -7,14 +7,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { ApiClient, startTestControlPlane } from "@atrium/control-plane/testing";
 import type { Gateway } from "@atrium/gateway";
 import { startAuthorizationServer } from "@atrium/gateway/auth/testing";
-import { type Stack, waitFor } from "@atrium/gateway/testing";
+import { modernRequest, type Stack, waitFor } from "@atrium/gateway/testing";
 import type { Command } from "commander";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { credentialsPath } from "./config.ts";
 import { createContext } from "./context.ts";
 import { buildProgram } from "./program.ts";
-import { type CliStack, json, login, ok, row, runAtrium, withCliStack } from "./testing.ts";
+import { type CliStack, fails, json, login, ok, row, runAtrium, withCliStack } from "./testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
@@ -27,28 +27,7 @@ const atrium = withCliStack((cli) => {
 
 /** `tools/list` (2026-07-28) on an MCP endpoint with these credentials: the status, challenge and tools. */
 async function mcpToolsList(url: string, credentials: Record<string, string>) {
-  const response = await request(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/list",
-      ...credentials,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/list",
-      params: {
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {},
-          "io.modelcontextprotocol/clientInfo": { name: "cli-test", version: "1" },
-        },
-      },
-    }),
-  });
+  const response = await request(url, modernRequest("tools/list", {}, { client: "cli-test", headers: credentials }));
   const text = await response.body.text();
   const tools = response.statusCode === 200 ? (JSON.parse(text).result?.tools as { name: string }[]) : [];
   return {
@@ -149,9 +128,9 @@ describe("logins that no longer work, and unreachable control planes", () => {
       ok(await login(own, shortLived));
       ok(await runAtrium(["service", "list"], { env: own }));
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      const run = await runAtrium(["service", "list"], { env: own });
-      expect(run.code).toBe(3);
-      expect(run.stderr).toMatch(
+      fails(
+        await runAtrium(["service", "list"], { env: own }),
+        3,
         /^error: Your login to http:\/\/127\.0\.0\.1:\d+ expired at .*: log in again with `atrium login/m,
       );
     } finally {
@@ -164,9 +143,11 @@ describe("logins that no longer work, and unreachable control planes", () => {
     ok(await login(own, stack.controlPlane));
     const token = JSON.parse(readFileSync(credentialsPath(own), "utf8")).token as string;
     expect((await new ApiClient(stack.controlPlane.url, token).call("POST", "/api/v1/logout")).status).toBe(204);
-    const run = await runAtrium(["config", "list"], { env: own });
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain("Your login has expired or was revoked: run `atrium login`");
+    fails(
+      await runAtrium(["config", "list"], { env: own }),
+      3,
+      "Your login has expired or was revoked: run `atrium login`",
+    );
   });
 
   it("an unreachable control plane is named, with what to do", async () => {
@@ -175,12 +156,8 @@ describe("logins that no longer work, and unreachable control planes", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`Cannot reach the control plane at ${url} (ECONNREFUSED): is it running?`);
     expect(run.stderr).toContain("`atrium run` starts a local one");
-    const before = await atrium(["--control-plane", url, "gateway", "list"]);
-    expect(before.code).toBe(1);
-    expect(before.stderr).toContain(`Cannot reach the control plane at ${url}`);
-    const loginRun = await login(newEnv(), url);
-    expect(loginRun.code).toBe(1);
-    expect(loginRun.stderr).toContain(`Cannot reach the control plane at ${url}`);
+    fails(await atrium(["--control-plane", url, "gateway", "list"]), 1, `Cannot reach the control plane at ${url}`);
+    fails(await login(newEnv(), url), 1, `Cannot reach the control plane at ${url}`);
   });
 
   it("a damaged credentials file says to log in again", async () => {
@@ -214,17 +191,11 @@ describe("help", () => {
 
   it("prints the version, and usage errors exit with 2", async () => {
     expect(ok(await atrium(["--version"])).stdout).toBe("0.1.0\n");
-    const nothing = await atrium([]);
-    expect(nothing.code).toBe(2);
-    expect(nothing.stderr).toContain("Usage: atrium");
+    fails(await atrium([]), 2, "Usage: atrium");
     const group = await atrium(["config"]);
     expect(group.code).toBe(2);
-    const unknown = await atrium(["confg", "list"]);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("unknown command 'confg'");
-    const badOutput = await atrium(["service", "list", "--output", "xml"]);
-    expect(badOutput.code).toBe(2);
-    expect(badOutput.stderr).toContain("Allowed choices are table, json, yaml");
+    fails(await atrium(["confg", "list"]), 2, "unknown command 'confg'");
+    fails(await atrium(["service", "list", "--output", "xml"]), 2, "Allowed choices are table, json, yaml");
     expect(ok(await atrium(["--output", "json", "service", "list"])).stdout.trimStart()).toMatch(/^\[/);
   });
 });

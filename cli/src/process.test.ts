@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { startTestControlPlane, TEST_ADMIN, type TestControlPlane } from "@atrium/control-plane/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credentialsPath } from "./config.ts";
-import { spawnAtrium, testEnv } from "./testing.ts";
+import { fails, spawnAtrium, testEnv } from "./testing.ts";
 
 let controlPlane: TestControlPlane;
 let env: NodeJS.ProcessEnv;
@@ -80,9 +80,11 @@ describe("atrium in a child process", () => {
   });
 
   it("exits 3 when not logged in, and prints the version with --version", async () => {
-    const run = await spawnAtrium(["gateway-group", "list"], { env: newEnv() });
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain("You are not logged in: run `atrium login --username <user>`");
+    fails(
+      await spawnAtrium(["gateway-group", "list"], { env: newEnv() }),
+      3,
+      "You are not logged in: run `atrium login --username <user>`",
+    );
     const version = await spawnAtrium(["--version"], { env });
     expect(version.code).toBe(0);
     expect(version.stdout).toBe("0.1.0\n");

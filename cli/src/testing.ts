@@ -81,6 +81,14 @@ export function ok(run: AtriumRun): AtriumRun {
   return run;
 }
 
+/** The run failed with exit code `code` and said `message` on stderr (a string it contains, or a pattern). */
+export function fails(run: AtriumRun, code: number, message: string | RegExp): AtriumRun {
+  expect(run.code, `stderr: ${run.stderr}\nstdout: ${run.stdout}`).toBe(code);
+  if (typeof message === "string") expect(run.stderr).toContain(message);
+  else expect(run.stderr).toMatch(message);
+  return run;
+}
+
 /** What a successful run printed, parsed as JSON. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the CLI printed
 export function json(run: AtriumRun): any {

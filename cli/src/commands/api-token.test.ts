@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { ApiClient } from "@atrium/control-plane/testing";
 import type { Stack } from "@atrium/gateway/testing";
 import { describe, expect, it } from "vitest";
-import { json, ok, row, withCliStack } from "../testing.ts";
+import { fails, json, ok, row, withCliStack } from "../testing.ts";
 
 let stack: Stack;
 const atrium = withCliStack((cli) => ({ stack } = cli));
@@ -72,24 +72,18 @@ describe("api-token", () => {
     expect(row(shown, "BOUNDS")).toBe("fqdns=*.eu.test region=eu");
     expect(shown.stdout).not.toContain("atr_t_");
     expect((await register(bounded.token)).status).toBe(403);
-    const badRole = await atrium(["api-token", "create", "t", "--validity-days", "1", "--role", "root"]);
-    expect(badRole.code).toBe(2);
-    expect(badRole.stderr).toContain("Allowed choices are gateway, operator, admin");
+    fails(
+      await atrium(["api-token", "create", "t", "--validity-days", "1", "--role", "root"]),
+      2,
+      "Allowed choices are gateway, operator, admin",
+    );
   });
 
   it("explains missing and bad --validity-days and unknown tokens", async () => {
-    const missing = await atrium(["api-token", "create", "t"]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("required option '--validity-days <n>' not specified");
-    const zero = await atrium(["api-token", "create", "t", "--validity-days", "0"]);
-    expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain("give a whole number of 1 or more");
-    const tooLong = await atrium(["api-token", "create", "t", "--validity-days", "99999"]);
-    expect(tooLong.code).toBe(1);
-    expect(tooLong.stderr).toContain("body.validityDays");
+    fails(await atrium(["api-token", "create", "t"]), 2, "required option '--validity-days <n>' not specified");
+    fails(await atrium(["api-token", "create", "t", "--validity-days", "0"]), 2, "give a whole number of 1 or more");
+    fails(await atrium(["api-token", "create", "t", "--validity-days", "99999"]), 1, "body.validityDays");
     const id = randomUUID();
-    const unknown = await atrium(["api-token", "delete", id]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`API token '${id}' does not exist in this organization`);
+    fails(await atrium(["api-token", "delete", id]), 1, `API token '${id}' does not exist in this organization`);
   });
 });

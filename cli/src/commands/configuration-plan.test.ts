@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Stack } from "@atrium/gateway/testing";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { type CliStack, json, ok, row, runAtrium, withCliStack } from "../testing.ts";
+import { type CliStack, fails, json, ok, row, runAtrium, withCliStack } from "../testing.ts";
 
 let stack: Stack;
 let newEnv: CliStack["newEnv"];
@@ -211,20 +211,20 @@ describe("config", () => {
       expect(alone.stderr).toContain(`error: ${flag} needs --oauth-issuer <url>: OAuth settings apply to a plan`);
     }
     const withIssuer = [...base, "--oauth-issuer", "https://i.example.com"];
-    const badToolScope = await atrium([...withIssuer, "--oauth-tool-scope", "getPet"]);
-    expect(badToolScope.code).toBe(2);
-    expect(badToolScope.stderr).toContain("give it as tool=scope1,scope2");
+    fails(await atrium([...withIssuer, "--oauth-tool-scope", "getPet"]), 2, "give it as tool=scope1,scope2");
 
     // What only the server knows is its to refuse, with the field named.
-    const badIssuer = await atrium([...base, "--oauth-issuer", "login.example.com"]);
-    expect(badIssuer.code).toBe(1);
-    expect(badIssuer.stderr).toMatch(/^error: The request is invalid: body\.oauth\.issuer: /m);
-    const discovery = await atrium([...withIssuer, "--oauth-tool-scope", "getPet=x", "--exposure-mode", "Discovery"]);
-    expect(discovery.code).toBe(1);
-    expect(discovery.stderr).toContain("oauth.toolScopes needs toolExposureMode PerOperation");
-    const badScope = await atrium([...withIssuer, "--oauth-scope", 'pets"read']);
-    expect(badScope.code).toBe(1);
-    expect(badScope.stderr).toContain("body.oauth.requiredScopes");
+    fails(
+      await atrium([...base, "--oauth-issuer", "login.example.com"]),
+      1,
+      /^error: The request is invalid: body\.oauth\.issuer: /m,
+    );
+    fails(
+      await atrium([...withIssuer, "--oauth-tool-scope", "getPet=x", "--exposure-mode", "Discovery"]),
+      1,
+      "oauth.toolScopes needs toolExposureMode PerOperation",
+    );
+    fails(await atrium([...withIssuer, "--oauth-scope", 'pets"read']), 1, "body.oauth.requiredScopes");
 
     // The control plane refuses both modes too, whatever client sends them (create and replace).
     const bothModes = {
@@ -310,12 +310,12 @@ describe("config", () => {
     expect(merged.oauth).toEqual({ ...toOAuth.oauth, audience: "atrium-petstore" });
     expect(merged.audit).toBe(false);
 
-    const both = await update("--apiKey");
-    expect(both.code).toBe(2);
-    expect(both.stderr).toContain("add --no-oauth to switch");
-    const removeAndSet = await update("--no-oauth", "--oauth-audience", "x");
-    expect(removeAndSet.code).toBe(2);
-    expect(removeAndSet.stderr).toContain("error: --no-oauth and --oauth-audience cannot be used together");
+    fails(await update("--apiKey"), 2, "add --no-oauth to switch");
+    fails(
+      await update("--no-oauth", "--oauth-audience", "x"),
+      2,
+      "error: --no-oauth and --oauth-audience cannot be used together",
+    );
 
     const backToKey = ok(await update("--no-oauth", "--apiKey"));
     expect(row(backToKey, "CLIENT AUTH")).toBe("api key");
@@ -324,71 +324,29 @@ describe("config", () => {
     expect(row(backToKey, "OAUTH ISSUER")).toBeUndefined();
     expect(json(await atrium(["config", "get", created.id, "-o", "json"])).oauth).toBeUndefined();
 
-    const unknown = await atrium(["config", "update", randomUUID(), "--audit"]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("does not exist in this organization");
+    fails(await atrium(["config", "update", randomUUID(), "--audit"]), 1, "does not exist in this organization");
     ok(await atrium(["config", "delete", created.id]));
   });
 
   it("explains missing flags, bad values and unknown ids", async () => {
-    const noService = await atrium(["config", "create", "x", "--backendEndpoint", "http://b"]);
-    expect(noService.code).toBe(2);
-    expect(noService.stderr).toContain("required option '--serviceId <id>' not specified");
-    expect(noService.stderr).toContain("--help");
-
-    const badEndpoint = await atrium([
-      "config",
-      "create",
-      "x",
-      "--serviceId",
-      stack.serviceId,
-      "--backendEndpoint",
-      "not-a-url",
-    ]);
-    expect(badEndpoint.code).toBe(1);
-    expect(badEndpoint.stderr).toMatch(/^error: The request is invalid: body\.backendEndpoint: /m);
-
-    const badOperation = await atrium([
-      "config",
-      "create",
-      "x",
-      "--serviceId",
-      stack.serviceId,
-      "--backendEndpoint",
-      "http://b",
-      "--include",
-      "noSuchOp",
-    ]);
-    expect(badOperation.code).toBe(1);
-    expect(badOperation.stderr).toContain("body.includedOperations: unknown operationId(s) noSuchOp");
-
-    const badTimeout = await atrium([
-      "config",
-      "create",
-      "x",
-      "--serviceId",
-      "s",
-      "--backendEndpoint",
-      "http://b",
-      "--timeout-ms",
-      "soon",
-    ]);
-    expect(badTimeout.code).toBe(2);
-    expect(badTimeout.stderr).toContain("give a whole number of 1 or more");
-
-    const badMode = await atrium([
-      "config",
-      "create",
-      "x",
-      "--serviceId",
-      "s",
-      "--backendEndpoint",
-      "http://b",
-      "--exposure-mode",
-      "All",
-    ]);
-    expect(badMode.code).toBe(2);
-    expect(badMode.stderr).toContain("Allowed choices are PerOperation, Discovery");
+    const create = (...args: string[]) => ["config", "create", "x", "--backendEndpoint", "http://b", ...args];
+    const refusals: [string[], number, string | RegExp][] = [
+      [create(), 2, "required option '--serviceId <id>' not specified"],
+      [create(), 2, "--help"],
+      [
+        ["config", "create", "x", "--serviceId", stack.serviceId, "--backendEndpoint", "not-a-url"],
+        1,
+        /^error: The request is invalid: body\.backendEndpoint: /m,
+      ],
+      [
+        create("--serviceId", stack.serviceId, "--include", "noSuchOp"),
+        1,
+        "body.includedOperations: unknown operationId(s) noSuchOp",
+      ],
+      [create("--serviceId", "s", "--timeout-ms", "soon"), 2, "give a whole number of 1 or more"],
+      [create("--serviceId", "s", "--exposure-mode", "All"), 2, "Allowed choices are PerOperation, Discovery"],
+    ];
+    for (const [args, code, message] of refusals) fails(await atrium(args), code, message);
 
     const id = randomUUID();
     for (const args of [

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Gateway } from "@atrium/gateway";
 import { type Stack, waitFor } from "@atrium/gateway/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { json, ok, row, withCliStack } from "../testing.ts";
+import { fails, json, ok, row, withCliStack } from "../testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
@@ -99,31 +99,26 @@ describe("expo", () => {
   });
 
   it("explains missing flags, unknown plans and groups, and unknown expositions", async () => {
-    const noGroup = await atrium(["expo", "create", "--configuration", stack.planId]);
-    expect(noGroup.code).toBe(2);
-    expect(noGroup.stderr).toContain("required option '--gateway-group <group_id>' not specified");
+    fails(
+      await atrium(["expo", "create", "--configuration", stack.planId]),
+      2,
+      "required option '--gateway-group <group_id>' not specified",
+    );
 
     const planId = randomUUID();
-    const unknownPlan = await atrium(["expo", "create", "--configuration", planId, "--gateway-group", "1"]);
-    expect(unknownPlan.code).toBe(1);
-    expect(unknownPlan.stderr).toContain(`Configuration plan '${planId}' does not exist in this organization`);
+    fails(
+      await atrium(["expo", "create", "--configuration", planId, "--gateway-group", "1"]),
+      1,
+      `Configuration plan '${planId}' does not exist in this organization`,
+    );
 
-    const unknownGroup = await atrium([
-      "expo",
-      "create",
-      "--configuration",
-      stack.planId,
-      "--gateway-group",
-      "987654",
-      "--name",
-      "x",
-    ]);
-    expect(unknownGroup.code).toBe(1);
-    expect(unknownGroup.stderr).toContain("body.gatewayGroupId: no gateway group 987654 in this organization");
+    fails(
+      await atrium(["expo", "create", "--configuration", stack.planId, "--gateway-group", "987654", "--name", "x"]),
+      1,
+      "body.gatewayGroupId: no gateway group 987654 in this organization",
+    );
 
     const id = randomUUID();
-    const unknown = await atrium(["expo", "get", id]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`Exposition '${id}' does not exist in this organization`);
+    fails(await atrium(["expo", "get", id]), 1, `Exposition '${id}' does not exist in this organization`);
   });
 });

@@ -3,7 +3,7 @@
  * with labels, their refusals, and gateway health.
  */
 import { describe, expect, it } from "vitest";
-import { json, ok, row, withCliStack } from "../testing.ts";
+import { fails, json, ok, row, withCliStack } from "../testing.ts";
 
 const atrium = withCliStack();
 
@@ -35,15 +35,13 @@ describe("gateway-group, gateway", () => {
   });
 
   it("explains bad labels, bad names and unknown groups", async () => {
-    const badLabel = await atrium(["gateway-group", "create", "g", "--label", "novalue"]);
-    expect(badLabel.code).toBe(2);
-    expect(badLabel.stderr).toContain("give it as key=value");
-    const badName = await atrium(["gateway-group", "create", "Bad_Name"]);
-    expect(badName.code).toBe(1);
-    expect(badName.stderr).toContain("body.name");
-    const unknown = await atrium(["gateway-group", "get", "987654"]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("Gateway group '987654' does not exist in this organization");
+    fails(await atrium(["gateway-group", "create", "g", "--label", "novalue"]), 2, "give it as key=value");
+    fails(await atrium(["gateway-group", "create", "Bad_Name"]), 1, "body.name");
+    fails(
+      await atrium(["gateway-group", "get", "987654"]),
+      1,
+      "Gateway group '987654' does not exist in this organization",
+    );
     const notANumber = await atrium(["gateway-group", "get", "abc"]);
     expect(notANumber.code).toBe(2);
   });

@@ -7,7 +7,7 @@ import { ApiClient, TEST_ADMIN } from "@atrium/control-plane/testing";
 import type { Stack } from "@atrium/gateway/testing";
 import { describe, expect, it } from "vitest";
 import { credentialsPath } from "../config.ts";
-import { type CliStack, json, login, ok, runAtrium, withCliStack } from "../testing.ts";
+import { type CliStack, fails, json, login, ok, runAtrium, withCliStack } from "../testing.ts";
 
 let stack: Stack;
 let newEnv: CliStack["newEnv"];
@@ -49,27 +49,31 @@ describe("login, logout", () => {
   it("refuses a wrong password, an empty one and an unknown organization, storing nothing", async () => {
     const own = newEnv();
     const base = ["login", "--control-plane", stack.controlPlane.url, "--username", "admin"];
-    const wrong = await runAtrium(base, { env: own, stdin: "nope\n" });
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain("Organization, user name or password is wrong (check them and try again)");
-    const empty = await runAtrium(base, { env: own, stdin: "" });
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain("No password was given");
+    fails(
+      await runAtrium(base, { env: own, stdin: "nope\n" }),
+      1,
+      "Organization, user name or password is wrong (check them and try again)",
+    );
+    fails(await runAtrium(base, { env: own, stdin: "" }), 2, "No password was given");
     const otherOrg = await runAtrium([...base, "--organization", "nowhere"], { env: own, stdin: "x" });
     expect(otherOrg.code).toBe(1);
     expect(() => statSync(credentialsPath(own))).toThrow();
   });
 
   it("needs --username (usage error) and an http(s) control-plane URL", async () => {
-    const missing = await runAtrium(["login"], { env: newEnv(), stdin: "x" });
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("required option '--username <user>' not specified");
-    const badUrl = await runAtrium(["login", "--username", "a", "--control-plane", "ftp://x"], {
-      env: newEnv(),
-      stdin: "x",
-    });
-    expect(badUrl.code).toBe(2);
-    expect(badUrl.stderr).toContain("'ftp://x' is not an http:// or https:// URL");
+    fails(
+      await runAtrium(["login"], { env: newEnv(), stdin: "x" }),
+      2,
+      "required option '--username <user>' not specified",
+    );
+    fails(
+      await runAtrium(["login", "--username", "a", "--control-plane", "ftp://x"], {
+        env: newEnv(),
+        stdin: "x",
+      }),
+      2,
+      "'ftp://x' is not an http:// or https:// URL",
+    );
   });
 
   it("logout revokes the token on the server and deletes the file", async () => {
@@ -82,8 +86,6 @@ describe("login, logout", () => {
     const refused = await new ApiClient(stack.controlPlane.url, token).call("GET", "/api/v1/info");
     expect(refused.status).toBe(401);
     expect(json(await runAtrium(["logout", "-o", "json"], { env: own }))).toEqual({ loggedOut: false });
-    const after = await runAtrium(["info"], { env: own });
-    expect(after.code).toBe(3);
-    expect(after.stderr).toContain("You are not logged in: run `atrium login --username <user>`");
+    fails(await runAtrium(["info"], { env: own }), 3, "You are not logged in: run `atrium login --username <user>`");
   });
 });

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Stack } from "@atrium/gateway/testing";
 import { describe, expect, it } from "vitest";
-import { json, ok, row, withCliStack } from "../testing.ts";
+import { fails, json, ok, row, withCliStack } from "../testing.ts";
 
 let stack: Stack;
 const atrium = withCliStack((cli) => ({ stack } = cli));
@@ -60,17 +60,11 @@ describe("secret, admin", () => {
   });
 
   it("refuses an empty value and unknown secrets, and says the value is never an argument", async () => {
-    const empty = await atrium(["secret", "create", "empty", "--value-stdin"], "");
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain("No secret value was given");
-    const extra = await atrium(["secret", "create", "x", "the-value"], "v");
-    expect(extra.code).toBe(2);
-    expect(extra.stderr).toContain("too many arguments");
+    fails(await atrium(["secret", "create", "empty", "--value-stdin"], ""), 2, "No secret value was given");
+    fails(await atrium(["secret", "create", "x", "the-value"], "v"), 2, "too many arguments");
     const help = ok(await atrium(["secret", "create", "--help"]));
     expect(help.stdout.replace(/\s+/g, " ")).toContain("never taken as an argument (arguments end up in shell history");
     const id = randomUUID();
-    const unknown = await atrium(["secret", "delete", id]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`Secret '${id}' does not exist in this organization`);
+    fails(await atrium(["secret", "delete", id]), 1, `Secret '${id}' does not exist in this organization`);
   });
 });

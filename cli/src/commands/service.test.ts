@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { FIXTURE_OPENAPI } from "@atrium/gateway/testing";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { json, ok, row, withCliStack } from "../testing.ts";
+import { fails, json, ok, row, withCliStack } from "../testing.ts";
 
 let env: NodeJS.ProcessEnv;
 let documentUrl: string;
@@ -73,30 +73,26 @@ describe("service", () => {
   it("explains a bad document, a missing file, a missing flag and an unknown id", async () => {
     const bad = join(env.ATRIUM_CONFIG_DIR as string, "bad.yaml");
     writeFileSync(bad, "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths: {}\n");
-    const invalid = await atrium(["service", "import", bad, "--name", "bad", "--version", "1"]);
-    expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toMatch(/^error: .*operation/m);
+    fails(await atrium(["service", "import", bad, "--name", "bad", "--version", "1"]), 1, /^error: .*operation/m);
 
-    const missing = await atrium(["service", "import", "/nowhere/pets.yaml", "--name", "x", "--version", "1"]);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain("Cannot read /nowhere/pets.yaml: no such file");
+    fails(
+      await atrium(["service", "import", "/nowhere/pets.yaml", "--name", "x", "--version", "1"]),
+      1,
+      "Cannot read /nowhere/pets.yaml: no such file",
+    );
 
-    const noVersion = await atrium(["service", "import", bad, "--name", "x"]);
-    expect(noVersion.code).toBe(2);
-    expect(noVersion.stderr).toContain("required option '--version <version>' not specified");
+    fails(
+      await atrium(["service", "import", bad, "--name", "x"]),
+      2,
+      "required option '--version <version>' not specified",
+    );
 
     const id = randomUUID();
-    const unknown = await atrium(["service", "get", id]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`Service '${id}' does not exist in this organization`);
+    fails(await atrium(["service", "get", id]), 1, `Service '${id}' does not exist in this organization`);
     expect((await atrium(["service", "delete", id])).stderr).toContain(`Service '${id}' does not exist`);
 
-    const notAnId = await atrium(["service", "get", "not-an-id"]);
-    expect(notAnId.code).toBe(1);
-    expect(notAnId.stderr).toContain("params.id: must be a record id (a UUID)");
+    fails(await atrium(["service", "get", "not-an-id"]), 1, "params.id: must be a record id (a UUID)");
 
-    const badName = await atrium(["service", "import", bad, "--name", "Not_Valid", "--version", "1"]);
-    expect(badName.code).toBe(1);
-    expect(badName.stderr).toContain("querystring.name");
+    fails(await atrium(["service", "import", bad, "--name", "Not_Valid", "--version", "1"]), 1, "querystring.name");
   });
 });

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAtrium, testEnv } from "../testing.ts";
+import { fails, runAtrium, testEnv } from "../testing.ts";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -68,8 +68,6 @@ describe("atrium validate", () => {
   });
 
   it("says which file it cannot read", async () => {
-    const run = await validate([join(dir, "missing.yaml")]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^error: Cannot read .*missing\.yaml: /);
+    fails(await validate([join(dir, "missing.yaml")]), 1, /^error: Cannot read .*missing\.yaml: /);
   });
 });
