@@ -7,6 +7,7 @@
  */
 import { registrationAnswer } from "@atrium/contract";
 import { RestProblemError, RestUnreachableError } from "@atrium/contract/rest-client";
+import type { z } from "zod";
 import { credentialFingerprint } from "./cache.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { ControlPlaneClient } from "./control-plane-client.ts";
@@ -15,10 +16,8 @@ import { SyncFailure, type SyncLog } from "./sync-failure.ts";
 /** Until the control plane says otherwise at registration. */
 const DEFAULT_HEARTBEAT_SECONDS = 15;
 
-export interface Organization {
-  id: string;
-  name: string;
-}
+/** The organization the gateway's token belongs to, as the registration answer names it. */
+export type Organization = NonNullable<z.output<typeof registrationAnswer>["organization"]>;
 
 export class GatewayRegistration {
   /** How often the stream sends a heartbeat (the control plane says at registration). */

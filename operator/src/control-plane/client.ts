@@ -7,14 +7,20 @@
  */
 import {
   customToolsRecord,
+  expositionBody,
   expositionView,
+  gatewayGroupBody,
   gatewayGroupView,
   listOf,
   organizationView,
+  planBody,
   planWithKey,
   promptsRecord,
   resourcesRecord,
+  secretBody,
+  secretValueBody,
   secretView,
+  serviceBody,
   serviceView,
 } from "@atrium/contract/rest";
 import {
@@ -35,23 +41,33 @@ export interface ControlPlaneRecord {
   name: string;
 }
 
-/** A collection the operator writes: its path and the contract's view of one of its records. */
-export interface Collection<V extends ControlPlaneRecord = ControlPlaneRecord> {
+/**
+ * A collection the operator writes: its path, the contract's view of one of its records and the
+ * contract's body of a create (and of a replace, unless `replaceBody` gives another), so what the
+ * operator sends is typed by the same schemas the control plane reads it with.
+ */
+export interface Collection<V extends ControlPlaneRecord = ControlPlaneRecord, B = unknown, R = B> {
   path: string;
   view: z.ZodType<V>;
+  body: z.ZodType<unknown, B>;
+  replaceBody?: z.ZodType<unknown, R>;
 }
+
+/** Where a collection's records are read and deleted: no body involved. */
+export type RecordPlace<V extends ControlPlaneRecord = ControlPlaneRecord> = Pick<Collection<V>, "path" | "view">;
 
 /** The collections the eight kinds reconcile into. */
 export const collections = {
-  services: { path: "/services", view: serviceView },
-  gatewayGroups: { path: "/gateway-groups", view: gatewayGroupView },
-  secrets: { path: "/secrets", view: secretView },
+  services: { path: "/services", view: serviceView, body: serviceBody },
+  gatewayGroups: { path: "/gateway-groups", view: gatewayGroupView, body: gatewayGroupBody },
+  // A secret's value is replaced alone; its name stays.
+  secrets: { path: "/secrets", view: secretView, body: secretBody, replaceBody: secretValueBody },
   // Create, replace and renew answer with the new API key; reads have none.
-  configurationPlans: { path: "/configuration-plans", view: planWithKey },
-  expositions: { path: "/expositions", view: expositionView },
-  customTools: { path: customToolsRecord.path, view: customToolsRecord.view },
-  resources: { path: resourcesRecord.path, view: resourcesRecord.view },
-  prompts: { path: promptsRecord.path, view: promptsRecord.view },
+  configurationPlans: { path: "/configuration-plans", view: planWithKey, body: planBody },
+  expositions: { path: "/expositions", view: expositionView, body: expositionBody },
+  customTools: customToolsRecord,
+  resources: resourcesRecord,
+  prompts: promptsRecord,
 } satisfies Record<string, Collection>;
 
 export interface ControlPlaneClientOptions {
@@ -87,19 +103,23 @@ export class ControlPlaneClient {
   }
 
   /** A record; undefined when it does not exist (404). */
-  get<V extends ControlPlaneRecord>(collection: Collection<V>, id: string | number): Promise<V | undefined> {
+  get<V extends ControlPlaneRecord>(collection: RecordPlace<V>, id: string | number): Promise<V | undefined> {
     return this.#send("GET", `${collection.path}/${segment(id)}`, collection.view, { tolerate: [404] });
   }
 
-  async list<V extends ControlPlaneRecord>(collection: Collection<V>): Promise<V[]> {
+  async list<V extends ControlPlaneRecord>(collection: RecordPlace<V>): Promise<V[]> {
     return (await this.#send("GET", collection.path, listOf(collection.view))).items;
   }
 
-  create<V extends ControlPlaneRecord>(collection: Collection<V>, body: unknown): Promise<V> {
+  create<V extends ControlPlaneRecord, B>(collection: Collection<V, B, unknown>, body: B): Promise<V> {
     return this.#send("POST", collection.path, collection.view, { body });
   }
 
-  replace<V extends ControlPlaneRecord>(collection: Collection<V>, id: string | number, body: unknown): Promise<V> {
+  replace<V extends ControlPlaneRecord, B, R>(
+    collection: Collection<V, B, R>,
+    id: string | number,
+    body: R,
+  ): Promise<V> {
     return this.#send("PUT", `${collection.path}/${segment(id)}`, collection.view, { body });
   }
 
@@ -114,7 +134,7 @@ export class ControlPlaneClient {
   }
 
   /** Deletes a record; false when it was already gone (404). */
-  async remove(collection: Collection, id: string | number): Promise<boolean> {
+  async remove(collection: RecordPlace, id: string | number): Promise<boolean> {
     return this.#call(() => this.#rest.delete(`${collection.path}/${segment(id)}`, { tolerate: [404] }));
   }
 

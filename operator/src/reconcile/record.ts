@@ -7,18 +7,21 @@
  * this process; or, right after a restart, the resource is READY at its current generation and
  * the record found by its id still has the links the body asks for.
  */
-import type { Collection, ControlPlaneRecord } from "../control-plane/client.ts";
+import type { Collection, ControlPlaneRecord, RecordPlace } from "../control-plane/client.ts";
 import { type AtriumObject, objectKey, type WatchedKind } from "../kube/objects.ts";
 import type { ReconcileContext } from "./context.ts";
 import { recordIdOf } from "./dependencies.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { readyAtGeneration } from "./status.ts";
 
-export interface RecordSpec<V extends ControlPlaneRecord = ControlPlaneRecord> {
+export interface RecordSpec<
+  V extends ControlPlaneRecord = ControlPlaneRecord,
+  B extends { name: string } = { name: string },
+> {
   /** Control-plane collection, e.g. `collections.services`. */
-  collection: Collection<V>;
-  /** POST / PUT body; `name` is the resource's metadata.name. */
-  body: { name: string; [field: string]: unknown };
+  collection: Collection<V, B>;
+  /** POST / PUT body, of the collection's contract type; `name` is the resource's metadata.name. */
+  body: B;
   /** Whether a record found after a restart already has what `body` asks for (the fields that can be compared). */
   matches(record: V): boolean;
   /** Records without PUT (Expositions) are deleted and created again. */
@@ -41,7 +44,7 @@ function keyOf(object: AtriumObject): string {
 async function findRecord<V extends ControlPlaneRecord>(
   ctx: ReconcileContext,
   object: AtriumObject,
-  spec: Pick<RecordSpec<V>, "collection" | "choose"> & { name: string },
+  spec: { collection: RecordPlace<V>; choose?: RecordSpec<V>["choose"]; name: string },
 ): Promise<V | undefined> {
   const statusId = recordIdOf(object);
   if (statusId) {
@@ -52,10 +55,10 @@ async function findRecord<V extends ControlPlaneRecord>(
   return spec.choose ? spec.choose(candidates) : candidates[0];
 }
 
-export async function syncRecord<V extends ControlPlaneRecord>(
+export async function syncRecord<V extends ControlPlaneRecord, B extends { name: string }>(
   ctx: ReconcileContext,
   object: AtriumObject,
-  spec: RecordSpec<V>,
+  spec: RecordSpec<V, B>,
 ): Promise<SyncedRecord<V>> {
   const key = keyOf(object);
   const { uid } = object.metadata;
@@ -93,7 +96,7 @@ export async function syncRecord<V extends ControlPlaneRecord>(
 export async function deleteRecord<V extends ControlPlaneRecord>(
   ctx: ReconcileContext,
   object: AtriumObject,
-  spec: Pick<RecordSpec<V>, "collection" | "choose">,
+  spec: { collection: RecordPlace<V>; choose?: RecordSpec<V>["choose"] },
 ): Promise<void> {
   const record = await findRecord(ctx, object, { ...spec, name: object.metadata.name });
   if (record) await ctx.controlPlane.remove(spec.collection, record.id);

@@ -4,7 +4,7 @@
  * after a restart their records are written once more rather than trusted.
  */
 import { type AtriumKind, CustomTools, Prompts, Resources } from "@atrium/crds";
-import { type Collection, collections } from "../../control-plane/client.ts";
+import { type Collection, type ControlPlaneRecord, collections } from "../../control-plane/client.ts";
 import { errors } from "../../errors.ts";
 import { resolveReferences } from "../dependencies.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
@@ -13,7 +13,7 @@ import { deleteRecord, syncRecord } from "../record.ts";
 function artifactReconciler(
   kind: AtriumKind,
   schema: typeof CustomTools.spec | typeof Resources.spec | typeof Prompts.spec,
-  collection: Collection,
+  collection: Collection<ControlPlaneRecord, { name: string; serviceId: string }>,
 ): KindReconciler {
   return {
     kind,
@@ -23,10 +23,11 @@ function artifactReconciler(
       const { ids, missing } = resolveReferences(ctx.cache, object.metadata.namespace, [
         { kind: "Service", name: serviceRef.name },
       ]);
-      if (missing.length > 0) throw errors.waitingFor(missing);
+      const [serviceId] = ids;
+      if (missing.length > 0 || serviceId === undefined) throw errors.waitingFor(missing);
       const { id } = await syncRecord(ctx, object, {
         collection,
-        body: { name: object.metadata.name, serviceId: ids[0], ...fields },
+        body: { name: object.metadata.name, serviceId, ...fields },
         matches: () => false,
       });
       return { id };

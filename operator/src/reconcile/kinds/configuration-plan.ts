@@ -5,6 +5,7 @@
  * for a key and writes it to that Secret (key `apiKey`, owned by the plan); when the Secret is
  * lost the key cannot be read back, so it is renewed and written again.
  */
+import type { PlanBody } from "@atrium/contract/rest";
 import { ConfigurationPlan } from "@atrium/crds";
 import { collections } from "../../control-plane/client.ts";
 import { errors } from "../../errors.ts";
@@ -71,9 +72,9 @@ export const configurationPlanReconciler: KindReconciler = {
       if (resolved.missing) missing.push(resolved.missing);
       secretId = resolved.id;
     }
-    if (missing.length > 0) throw errors.waitingFor(missing);
+    if (missing.length > 0 || serviceId === undefined) throw errors.waitingFor(missing);
 
-    let planSecret: Record<string, unknown> | undefined;
+    let planSecret: PlanBody["backendSecret"];
     if (backendSecret) {
       const { secretSourceRef: _ref, ...rest } = backendSecret;
       planSecret = { ...rest, ...(secretId ? { secretId } : {}) };
