@@ -46,6 +46,19 @@ info:
 paths:
 ${paths}`;
 
+/** A 3.0 document whose one operation, GET `path`, answers a schema that is `$ref: ref`. */
+const withRef = (ref: string, path = "/a") =>
+  minimal30(`  ${path}:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: "${ref}"
+`);
+
 describe("importOpenApi: Swagger 2.0", () => {
   it("normalizes operations, parameters, bodies, form data and responses", async () => {
     const document = await importOpenApi({ text: fixture("petstore-2.0.yaml") });
@@ -429,18 +442,6 @@ describe("importOpenApi: references outside the document are never followed", ()
   });
   afterAll(() => close(server));
 
-  const withRef = (ref: string) =>
-    minimal30(`  /a:
-    get:
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema:
-                $ref: "${ref}"
-`);
-
   it.each(["/etc/passwd", "file:///etc/passwd", "../secrets.yaml#/Secret", "schemas.json"])(
     "rejects $ref %s with its location",
     async (ref) => {
@@ -498,16 +499,7 @@ describe("importOpenApi: syntax and validation errors", () => {
 
   it("places an error inside a referenced schema where that schema is written", async () => {
     const error = await importError({
-      text: `${minimal30(`  /pets:
-    get:
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Pet"
-`)}components:
+      text: `${withRef("#/components/schemas/Pet", "/pets")}components:
   schemas:
     Pet:
       type: strin
