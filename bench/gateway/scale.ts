@@ -337,7 +337,35 @@ export async function manyExpositions(
   }
 }
 
-/** S sessions, each asking R times, all at once, for pet 1000+i with JSON-RPC id 1. */
+/**
+ * S sessions, each asking R times, all at once, for its own pet 1000+i with JSON-RPC id 1 (`ask`
+ * sends the call and returns the answer's JSON-RPC message); counts the answers carrying another
+ * session's pet, and the calls that failed.
+ */
+async function askInRounds<S>(
+  server: string,
+  options: Pick<ScaleOptions, "sessions" | "rounds">,
+  sessions: S[],
+  ask: (session: S, petId: number) => Promise<unknown>,
+): Promise<SessionsResult> {
+  let crossed = 0;
+  let failed = 0;
+  for (let round = 0; round < options.rounds; round++) {
+    await Promise.all(
+      sessions.map(async (session, i) => {
+        try {
+          if (petOf(await ask(session, 1000 + i)).id !== 1000 + i) crossed += 1;
+        } catch {
+          failed += 1;
+        }
+      }),
+    );
+  }
+  const { sessions: count, rounds } = options;
+  return { server, sessions: count, rounds, calls: count * rounds, crossed, failed };
+}
+
+/** Legacy sessions on one server (`urlOf` a session's endpoint), never answered with another's pet. */
 async function sessionsNeverCross(
   server: string,
   options: Pick<ScaleOptions, "sessions" | "rounds">,
@@ -348,42 +376,18 @@ async function sessionsNeverCross(
     const sessions = await Promise.all(
       Array.from({ length: options.sessions }, async (_, i) => ({
         url: urlOf(i),
-        petId: 1000 + i,
         ...(await openLegacySession(urlOf(i), {}, dispatcher)),
       })),
     );
-    let crossed = 0;
-    let failed = 0;
-    for (let round = 0; round < options.rounds; round++) {
-      await Promise.all(
-        sessions.map(async (session) => {
-          try {
-            const answer = await postJson(
-              session.url,
-              {
-                "content-type": "application/json",
-                accept: ACCEPT,
-                "mcp-session-id": session.sessionId,
-                "mcp-protocol-version": session.protocolVersion,
-              },
-              toolCallBody(1, session.petId),
-              dispatcher,
-            );
-            if (petOf(answer.json).id !== session.petId) crossed += 1;
-          } catch {
-            failed += 1;
-          }
-        }),
-      );
-    }
-    return {
-      server,
-      sessions: options.sessions,
-      rounds: options.rounds,
-      calls: options.sessions * options.rounds,
-      crossed,
-      failed,
-    };
+    return await askInRounds(server, options, sessions, async (session, petId) => {
+      const headers = {
+        "content-type": "application/json",
+        accept: ACCEPT,
+        "mcp-session-id": session.sessionId,
+        "mcp-protocol-version": session.protocolVersion,
+      };
+      return (await postJson(session.url, headers, toolCallBody(1, petId), dispatcher)).json;
+    });
   } finally {
     await dispatcher.close();
   }
@@ -398,28 +402,9 @@ export async function ivotobySessionsCheck(
   const opened: StreamAnsweredSession[] = [];
   try {
     for (let i = 0; i < options.sessions; i++) opened.push(await StreamAnsweredSession.open(url, 2));
-    let crossed = 0;
-    let failed = 0;
-    for (let round = 0; round < options.rounds; round++) {
-      await Promise.all(
-        opened.map(async (session, i) => {
-          try {
-            const answer = await session.call(1, toolCallBody(1, 1000 + i, tool), 2_000);
-            if (petOf(answer).id !== 1000 + i) crossed += 1;
-          } catch {
-            failed += 1;
-          }
-        }),
-      );
-    }
-    return {
-      server: "@ivotoby/openapi-mcp-server",
-      sessions: options.sessions,
-      rounds: options.rounds,
-      calls: options.sessions * options.rounds,
-      crossed,
-      failed,
-    };
+    return await askInRounds("@ivotoby/openapi-mcp-server", options, opened, (session, petId) =>
+      session.call(1, toolCallBody(1, petId, tool), 2_000),
+    );
   } finally {
     await Promise.all(opened.map((session) => session.close()));
     await child.stop();
