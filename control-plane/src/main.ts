@@ -2,16 +2,18 @@
  * `node control-plane/src/main.ts`: runs the control plane until SIGTERM / SIGINT, then
  * stops accepting requests, finishes those in flight and closes the database.
  */
+import { startedOrExit, stopOnSignal } from "@atrium/contract/process-lifecycle";
 import { startControlPlane, VERSION } from "./app.ts";
 import { configFromEnv } from "./config.ts";
 import { serializeError } from "./log-hygiene.ts";
 
 const config = configFromEnv();
-const controlPlane = await startControlPlane(config, { processMetrics: true }).catch((error: Error) => {
-  // The message only: a failed query's parameters (password hashes among them) stay out.
-  console.error(`atrium control plane failed to start: ${serializeError(error).message}`);
-  process.exit(1);
-});
+// The message only: a failed query's parameters (password hashes among them) stay out.
+const controlPlane = await startedOrExit(
+  "atrium control plane",
+  startControlPlane(config, { processMetrics: true }),
+  (error) => serializeError(error).message,
+);
 const log = controlPlane.app.log;
 log.info(
   {
@@ -31,18 +33,10 @@ if (controlPlane.bootstrap.generatedPassword) {
   );
 }
 
-let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down");
-    controlPlane.close().then(
-      () => process.exit(0),
-      (error: Error) => {
-        log.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
+stopOnSignal(async (signal) => {
+  log.info({ signal }, "shutting down");
+  await controlPlane.close().catch((error: Error) => {
+    log.error({ err: error }, "shutdown failed");
+    throw error;
   });
-}
+});

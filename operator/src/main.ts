@@ -2,20 +2,12 @@
  * `node operator/src/main.ts`: runs the operator until SIGTERM / SIGINT, then finishes the
  * reconciles in flight, hands the leader Lease back and exits.
  */
-import { configFromEnv, type OperatorConfig } from "./config.ts";
+import { settingsOrExit, startedOrExit, stopOnSignal } from "@atrium/contract/process-lifecycle";
+import { configFromEnv } from "./config.ts";
 import { startOperator } from "./operator.ts";
 
-let config: OperatorConfig;
-try {
-  config = configFromEnv();
-} catch (error) {
-  console.error(`atrium operator: ${(error as Error).message}`);
-  process.exit(2);
-}
-const operator = await startOperator(config, { processMetrics: true }).catch((error: Error) => {
-  console.error(`atrium operator failed to start: ${error.message}`);
-  process.exit(1);
-});
+const config = settingsOrExit("atrium operator", configFromEnv);
+const operator = await startedOrExit("atrium operator", startOperator(config, { processMetrics: true }));
 console.error(
   JSON.stringify({
     msg: "operator started",
@@ -26,14 +18,4 @@ console.error(
   }),
 );
 
-let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    operator.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}
+stopOnSignal(() => operator.stop());
