@@ -11,18 +11,14 @@ import { type CliStack, fails, json, ok, row, runAtrium, withCliStack } from "..
 let stack: Stack;
 let newEnv: CliStack["newEnv"];
 const atrium = withCliStack((cli) => ({ stack, newEnv } = cli));
+/** `atrium config create <name>` on the stack's Service with `backendEndpoint`, then `flags`. */
+const createPlan = (name: string, backendEndpoint: string, flags: string[]) =>
+  atrium(["config", "create", name, "--serviceId", stack.serviceId, "--backendEndpoint", backendEndpoint, ...flags]);
 
 describe("config", () => {
   it("creates plans (JSON holds id and apiKey; the table shows the key once), lists, shows, deletes", async () => {
     const created = json(
-      await atrium([
-        "config",
-        "create",
-        "cli-plan",
-        "--serviceId",
-        stack.serviceId,
-        "--backendEndpoint",
-        `${stack.backend.url}/api`,
+      await createPlan("cli-plan", `${stack.backend.url}/api`, [
         "--apiKey",
         "--include",
         "listPets",
@@ -45,37 +41,12 @@ describe("config", () => {
       toolExposureMode: "PerOperation",
     });
 
-    const table = ok(
-      await atrium([
-        "config",
-        "create",
-        "cli-plan-table",
-        "--serviceId",
-        stack.serviceId,
-        "--backendEndpoint",
-        stack.backend.url,
-        "--apiKey",
-        "--exclude",
-        "slow,image",
-      ]),
-    );
+    const table = ok(await createPlan("cli-plan-table", stack.backend.url, ["--apiKey", "--exclude", "slow,image"]));
     expect(row(table, "API KEY")).toMatch(/^atr_k_/);
     expect(row(table, "EXCLUDED OPERATIONS")).toBe("slow, image");
     expect(table.stdout).toContain("Save the API key now: it is shown only this once.");
 
-    const noKey = json(
-      await atrium([
-        "config",
-        "create",
-        "cli-plan-open",
-        "--serviceId",
-        stack.serviceId,
-        "--backendEndpoint",
-        stack.backend.url,
-        "-o",
-        "json",
-      ]),
-    );
+    const noKey = json(await createPlan("cli-plan-open", stack.backend.url, ["-o", "json"]));
     expect(noKey.apiKey).toBeUndefined();
     expect(noKey.hasApiKey).toBe(false);
 
@@ -103,14 +74,7 @@ describe("config", () => {
 
   it("creates an OAuth plan with scopes, tool scopes and audit; get shows them; JSON and YAML as the API has them", async () => {
     const created = json(
-      await atrium([
-        "config",
-        "create",
-        "cli-plan-oauth",
-        "--serviceId",
-        stack.serviceId,
-        "--backendEndpoint",
-        stack.backend.url,
+      await createPlan("cli-plan-oauth", stack.backend.url, [
         "--oauth-issuer",
         "https://login.example.com/realms/pets",
         "--oauth-jwks-uri",
@@ -164,17 +128,7 @@ describe("config", () => {
 
     // Only the issuer: the defaults are named in the table.
     const minimal = ok(
-      await atrium([
-        "config",
-        "create",
-        "cli-plan-oauth-min",
-        "--serviceId",
-        stack.serviceId,
-        "--backendEndpoint",
-        stack.backend.url,
-        "--oauth-issuer",
-        "https://login.example.com",
-      ]),
+      await createPlan("cli-plan-oauth-min", stack.backend.url, ["--oauth-issuer", "https://login.example.com"]),
     );
     expect(row(minimal, "CLIENT AUTH")).toBe("oauth");
     expect(row(minimal, "OAUTH JWKS URI")).toBe("(from the issuer's metadata)");
@@ -251,14 +205,7 @@ describe("config", () => {
 
   it("update changes only what its flags name, switches between API key and OAuth, and merges OAuth fields", async () => {
     const created = json(
-      await atrium([
-        "config",
-        "create",
-        "cli-plan-update",
-        "--serviceId",
-        stack.serviceId,
-        "--backendEndpoint",
-        stack.backend.url,
+      await createPlan("cli-plan-update", stack.backend.url, [
         "--apiKey",
         "--include",
         "listPets,getPet",
