@@ -47,6 +47,9 @@ export type ResultOptions = {
   forwardHeaders?: string[];
 };
 
+/** A backend answer as the mapping reads it: `cut` when the body holds only its first bytes. */
+type Answer = { status: number; body: Buffer; cut: boolean; contentType: string; mediaType: string };
+
 export const FORWARDED_HEADERS_META_KEY = "dev.atrium/headers";
 
 /** Deepest nesting of a backend's JSON answer passed on; deeper values would overflow the stack of what walks them. */
@@ -62,26 +65,16 @@ export function statusLine(status: number): string {
 
 export function toolResult(response: BackendResponse, options: ResultOptions): CallToolResult {
   const { status, body } = response;
-  const failed = status < 200 || status >= 300;
   const contentType = firstValue(response.headers["content-type"]) ?? "";
-  const mediaType = mediaTypeOf(contentType);
-  const cut = response.truncated === true;
-  const result = failed
-    ? mapFailure(status, body, cut, contentType, mediaType, options)
-    : mapSuccess(status, body, cut, contentType, mediaType, options);
+  const answer = { status, body, cut: response.truncated === true, contentType, mediaType: mediaTypeOf(contentType) };
+  const result = status < 200 || status >= 300 ? mapFailure(answer, options) : mapSuccess(answer, options);
   const forwarded = forwardedHeaders(response.headers, options.forwardHeaders);
   if (forwarded) result._meta = { [FORWARDED_HEADERS_META_KEY]: forwarded };
   return result;
 }
 
-function mapSuccess(
-  status: number,
-  body: Buffer,
-  cut: boolean,
-  contentType: string,
-  mediaType: string,
-  options: ResultOptions,
-): CallToolResult {
+function mapSuccess(answer: Answer, options: ResultOptions): CallToolResult {
+  const { status, body, cut, contentType, mediaType } = answer;
   if (body.length === 0) return { content: [{ type: "text", text: statusLine(status) }] };
   if (isJsonMediaType(mediaType) && !cut && body.length <= options.maxBytes) {
     const text = decodeText(body, contentType);
@@ -96,27 +89,20 @@ function mapSuccess(
     }
     return { content: [{ type: "text", text }] };
   }
-  return { content: [bodyBlock(body, cut, contentType, mediaType, options.maxBytes)] };
+  return { content: [bodyBlock(answer, options.maxBytes)] };
 }
 
-function mapFailure(
-  status: number,
-  body: Buffer,
-  cut: boolean,
-  contentType: string,
-  mediaType: string,
-  options: ResultOptions,
-): CallToolResult {
-  const head = statusLine(status);
-  if (body.length === 0) return { content: [{ type: "text", text: head }], isError: true };
-  const block = bodyBlock(body, cut, contentType, mediaType, options.maxBytes);
+function mapFailure(answer: Answer, options: ResultOptions): CallToolResult {
+  const head = statusLine(answer.status);
+  if (answer.body.length === 0) return { content: [{ type: "text", text: head }], isError: true };
+  const block = bodyBlock(answer, options.maxBytes);
   const content: ContentBlock[] =
     block.type === "text" ? [{ type: "text", text: `${head}\n${block.text}` }] : [{ type: "text", text: head }, block];
   return { content, isError: true };
 }
 
 /** The body as one content block, cut to `maxBytes`; `cut`: the body already is a prefix of a longer one. */
-function bodyBlock(body: Buffer, cut: boolean, contentType: string, mediaType: string, maxBytes: number): ContentBlock {
+function bodyBlock({ body, cut, contentType, mediaType }: Answer, maxBytes: number): ContentBlock {
   const kind =
     mediaType.startsWith("image/") && mediaType !== "image/svg+xml"
       ? "image"
