@@ -495,6 +495,26 @@ describe("an Atrium installation on a real cluster", () => {
     expect(withV2["encryption-key-v1"]).toBe(before["encryption-key-v1"]);
     expect(Buffer.from(withV2["encryption-key-v2"] ?? "", "base64").toString()).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     await allReady(NEW.tag, ALL_DEPLOYMENTS);
+    // Every running replica has the whole key set, v1 still active, before anything writes with v2.
+    const replicas = JSON.parse(
+      await kubectl([
+        ...["-n", NAMESPACE, "get", "pods", "-l", `app.kubernetes.io/instance=${RELEASES.controlPlane}`, "-o", "json"],
+      ]),
+    ) as {
+      items: {
+        metadata: { deletionTimestamp?: string };
+        spec: { containers: { env?: { name: string; value?: string }[] }[] };
+      }[];
+    };
+    const running = replicas.items.filter((pod) => !pod.metadata.deletionTimestamp);
+    expect(running).toHaveLength(2);
+    for (const pod of running) {
+      const env = Object.fromEntries((pod.spec.containers[0]?.env ?? []).map((e) => [e.name, e.value]));
+      expect(env.ATRIUM_ENCRYPTION_KEYS).toMatch(
+        /^v1=\$\(ATRIUM_ENCRYPTION_KEY_\d\),v2=\$\(ATRIUM_ENCRYPTION_KEY_\d\)$/,
+      );
+      expect(env.ATRIUM_ENCRYPTION_ACTIVE_KEY_ID).toBe("v1");
+    }
 
     // 2. Switch the active key.
     values.controlPlane = await writeValues(
