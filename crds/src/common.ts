@@ -151,28 +151,26 @@ export const reconcileState = z
 
 const controlPlaneId = z.string().describe("Identifier of the record in the control plane.");
 
+/** What every kind's status reports beside its state: the generation reconciled, why, and the record id. */
+const observedFields = {
+  observedGeneration: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("metadata.generation of the spec that was last reconciled."),
+  message: z.string().optional().describe("Why the resource is IN_PROGRESS or ERROR."),
+  id: controlPlaneId.optional(),
+};
+
 /** `status` of the five reconciled kinds, as the functional specification lists it. */
 export const reconcileStatus = z
-  .object({
-    status: reconcileState,
-    observedGeneration: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe("metadata.generation of the spec that was last reconciled."),
-    message: z.string().optional().describe("Why the resource is IN_PROGRESS or ERROR."),
-    id: controlPlaneId.optional(),
-  })
+  .object({ status: reconcileState, ...observedFields })
   .describe("Observed state, written by the operator through the status subresource.");
 
 /** `status` of CustomTools, Resources and Prompts: `state` rather than `status`. */
 export const artifactStatus = z
-  .object({
-    state: reconcileState,
-    message: z.string().optional().describe("Why the resource is IN_PROGRESS or ERROR."),
-    id: controlPlaneId.optional(),
-  })
+  .object({ state: reconcileState, ...observedFields })
   .describe("Observed state, written by the operator through the status subresource.");
 
 /** A Kubernetes Condition (metav1.Condition). */

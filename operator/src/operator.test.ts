@@ -63,8 +63,7 @@ describe("operator on a real API server and control plane", () => {
     const byKind = Object.fromEntries(objects.map((object) => [object.kind, object]));
     for (const object of objects) {
       expect(object.metadata.finalizers, reason).toContain(FINALIZER);
-      if (!("state" in (object.status ?? {})))
-        expect(object.status?.observedGeneration).toBe(object.metadata.generation);
+      expect(object.status?.observedGeneration, object.kind).toBe(object.metadata.generation);
     }
 
     // One record each, linked by id as the references say.

@@ -190,11 +190,10 @@ export function statusOf(object: AtriumObject | undefined) {
   };
 }
 
-/** Whether a resource is READY at its current generation (state only, for the kinds without observedGeneration). */
+/** Whether a resource is READY at its current generation. */
 export function isReady(object: AtriumObject | undefined): boolean {
   const status = statusOf(object);
-  if (status.state !== "READY") return false;
-  return "state" in (object?.status ?? {}) || status.observedGeneration === object?.metadata.generation;
+  return status.state === "READY" && status.observedGeneration === object?.metadata.generation;
 }
 
 export async function startOperatorTestEnv(): Promise<OperatorTestEnv> {

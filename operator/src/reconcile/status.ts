@@ -1,12 +1,13 @@
 /**
- * The status a reconcile reports, in each kind's shape: `status.status` + observedGeneration for
- * Service, GatewayGroup, ConfigurationPlan, Exposition and SecretSource (with conditions), and
- * `status.state` for CustomTools, Resources and Prompts. A status equal to the current one is
- * not written again, so a reconcile that changes nothing causes no watch event.
+ * The status a reconcile reports, in each kind's shape: `status.status` for Service, GatewayGroup,
+ * ConfigurationPlan, Exposition and SecretSource (with conditions), `status.state` for
+ * CustomTools, Resources and Prompts; every kind with observedGeneration. A status equal to the
+ * current one is not written again, so a reconcile that changes nothing causes no watch event.
  */
 import { type condition, kindNamed, type reconcileState } from "@atrium/crds";
 import type { z } from "zod";
 import type { AtriumObject } from "../kube/objects.ts";
+import { stateOf } from "./dependencies.ts";
 import { stableStringify } from "./fingerprint.ts";
 
 /** What a reconcile reports: the kinds' state, but never UNKNOWN (that is "not reconciled yet"). */
@@ -35,12 +36,12 @@ export function reportsState(kind: string): boolean {
   return kindNamed(kind)?.statusPath === ".status.state";
 }
 
-/** READY, and reconciled at the current generation (never provable for the kinds without observedGeneration). */
+/** READY (`status.status` or `status.state`), and reconciled at the current generation. */
 export function readyAtGeneration(object: AtriumObject): boolean {
   const status = object.status;
   return (
-    status?.status === "READY" &&
-    typeof status.observedGeneration === "number" &&
+    stateOf(object) === "READY" &&
+    typeof status?.observedGeneration === "number" &&
     status.observedGeneration === object.metadata.generation
   );
 }
@@ -48,7 +49,9 @@ export function readyAtGeneration(object: AtriumObject): boolean {
 export function statusFor(object: AtriumObject, outcome: Outcome): Record<string, unknown> {
   const message = outcome.message ? { message: clip(outcome.message) } : {};
   const id = outcome.id ? { id: outcome.id } : {};
-  if (reportsState(object.kind)) return { state: outcome.state, ...message, ...id };
+  const generation = object.metadata.generation;
+  const observed = generation === undefined ? {} : { observedGeneration: generation };
+  if (reportsState(object.kind)) return { state: outcome.state, ...observed, ...message, ...id };
   const previous = Array.isArray(object.status?.conditions) ? (object.status.conditions as Condition[]) : [];
   const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const conditions = outcome.conditions?.map((condition): Condition => {
@@ -61,7 +64,7 @@ export function statusFor(object: AtriumObject, outcome: Outcome): Record<string
   });
   return {
     status: outcome.state,
-    ...(object.metadata.generation === undefined ? {} : { observedGeneration: object.metadata.generation }),
+    ...observed,
     ...message,
     ...id,
     ...(conditions ? { conditions } : {}),

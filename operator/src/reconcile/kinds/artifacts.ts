@@ -1,7 +1,7 @@
 /**
  * CustomTools, Resources and Prompts → `/custom-tools`, `/resources`, `/prompts`: the spec as
- * it is, with the Service named by its record id. Their status has no observedGeneration, so
- * after a restart their records are written once more rather than trusted.
+ * it is, with the Service named by its record id. Their bodies are not compared field by field,
+ * so after a restart their records are written once more rather than trusted.
  */
 import { type AtriumKind, CustomTools, Prompts, Resources } from "@atrium/crds";
 import { type Collection, type ControlPlaneRecord, collections } from "../../control-plane/client.ts";
