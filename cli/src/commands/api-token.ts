@@ -16,7 +16,7 @@ import {
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
-import { commaList, labelPair, positiveInteger, withExample } from "./options.ts";
+import { commaList, commandGroup, labelPair, positiveInteger, withExample } from "./options.ts";
 import { deleteCommand, getCommand, listCommand } from "./records.ts";
 
 const TOKEN_ID = { name: "token_id", description: "API token id (`atrium api-token list`)" };
@@ -40,10 +40,12 @@ const COLUMNS: Column<TokenView>[] = [
 ];
 
 export function registerApiTokenCommands(program: Command, context: CliContext): void {
-  const apiToken = program
-    .command("api-token")
-    .description("manage API tokens: how gateways, the operator and automation authenticate to the control plane");
-  withExample(apiToken, "atrium api-token create gateways --validity-days 90");
+  const apiToken = commandGroup(
+    program,
+    "api-token",
+    "manage API tokens: how gateways, the operator and automation authenticate to the control plane",
+    "atrium api-token create gateways --validity-days 90",
+  );
 
   const create = apiToken
     .command("create")

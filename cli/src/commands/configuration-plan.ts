@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
-import { withExample } from "./options.ts";
+import { commandGroup, withExample } from "./options.ts";
 import {
   addPlanSettingOptions,
   createdClientAuth,
@@ -104,11 +104,10 @@ function settingsOfRecord(plan: PlanView): Omit<PlanView, "id" | "hasApiKey" | "
 }
 
 export function registerConfigurationPlanCommands(program: Command, context: CliContext): void {
-  const config = program
-    .command("config")
-    .description("manage Configuration Plans: a Service bound to a backend, with its API key and settings");
-  withExample(
-    config,
+  const config = commandGroup(
+    program,
+    "config",
+    "manage Configuration Plans: a Service bound to a backend, with its API key and settings",
     "atrium config create petstore-prod --serviceId <service_id> --backendEndpoint https://petstore.example.com/api --apiKey",
     "atrium config create petstore-sso --serviceId <service_id> --backendEndpoint https://petstore.example.com/api --oauth-issuer https://login.example.com --oauth-scope pets:read --audit",
   );

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
-import { positiveInteger, withExample } from "./options.ts";
+import { commandGroup, positiveInteger, withExample } from "./options.ts";
 import { deleteCommand, getCommand, listCommand } from "./records.ts";
 
 /** The contract's view; `problems` is absent from control planes that predate problem reports. */
@@ -51,10 +51,12 @@ interface CreateOptions {
 }
 
 export function registerExpositionCommands(program: Command, context: CliContext): void {
-  const expo = program
-    .command("expo")
-    .description("manage Expositions: a Configuration Plan published on a Gateway Group");
-  withExample(expo, "atrium expo create --configuration <plan_id> --gateway-group 1");
+  const expo = commandGroup(
+    program,
+    "expo",
+    "manage Expositions: a Configuration Plan published on a Gateway Group",
+    "atrium expo create --configuration <plan_id> --gateway-group 1",
+  );
 
   const create = expo
     .command("create")

@@ -12,7 +12,7 @@ import {
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
-import { labelPair, positiveInteger, withExample } from "./options.ts";
+import { commandGroup, labelPair, positiveInteger, withExample } from "./options.ts";
 import { deleteCommand, getCommand, listCommand } from "./records.ts";
 
 const GROUP_ID = { name: "group_id", description: "Gateway Group id (an integer)", parse: positiveInteger };
@@ -33,10 +33,12 @@ const GATEWAY_COLUMNS: Column<GatewayView>[] = [
 ];
 
 export function registerGatewayCommands(program: Command, context: CliContext): void {
-  const group = program
-    .command("gateway-group")
-    .description("manage Gateway Groups: sets of gateways chosen by the labels they advertise");
-  withExample(group, "atrium gateway-group create production --label env=prod");
+  const group = commandGroup(
+    program,
+    "gateway-group",
+    "manage Gateway Groups: sets of gateways chosen by the labels they advertise",
+    "atrium gateway-group create production --label env=prod",
+  );
 
   const create = group
     .command("create")
@@ -87,8 +89,12 @@ export function registerGatewayCommands(program: Command, context: CliContext): 
     examples: ["atrium gateway-group delete 1"],
   });
 
-  const gateway = program.command("gateway").description("see the gateways registered with the control plane");
-  withExample(gateway, "atrium gateway list");
+  const gateway = commandGroup(
+    program,
+    "gateway",
+    "see the gateways registered with the control plane",
+    "atrium gateway list",
+  );
 
   listCommand(gateway, context, {
     description: "list registered gateways with their health (UP, or STALE after 5 minutes without a report)",

@@ -12,6 +12,11 @@ export function withExample(command: Command, ...examples: string[]): Command {
   );
 }
 
+/** A command group `name` under `parent` (its subcommands are added to it), described, with example invocations. */
+export function commandGroup(parent: Command, name: string, description: string, ...examples: string[]): Command {
+  return withExample(parent.command(name).description(description), ...examples);
+}
+
 /** A whole number ≥ 1. */
 export function positiveInteger(value: string): number {
   const number = Number(value);

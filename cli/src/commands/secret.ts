@@ -7,16 +7,18 @@ import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { readSecret } from "../input.ts";
 import type { Column } from "../output.ts";
-import { withExample } from "./options.ts";
+import { commandGroup, withExample } from "./options.ts";
 import { deleteCommand, listCommand } from "./records.ts";
 
 const COLUMNS: Column<SecretView>[] = ["id", "name", "createdAt", "updatedAt"];
 
 export function registerSecretCommands(program: Command, context: CliContext): void {
-  const secret = program
-    .command("secret")
-    .description("manage backend secrets: credentials the gateway sends to backends, encrypted at rest");
-  withExample(secret, "printf '%s' \"$BACKEND_TOKEN\" | atrium secret create petstore-token --value-stdin");
+  const secret = commandGroup(
+    program,
+    "secret",
+    "manage backend secrets: credentials the gateway sends to backends, encrypted at rest",
+    "printf '%s' \"$BACKEND_TOKEN\" | atrium secret create petstore-token --value-stdin",
+  );
 
   const create = secret
     .command("create")
@@ -62,8 +64,12 @@ export function registerSecretCommands(program: Command, context: CliContext): v
     examples: ["atrium secret delete 2c4e6a8b-1d3f-4b5d-9e7f-0a1b2c3d4e5f"],
   });
 
-  const admin = program.command("admin").description("platform administration (platform admins only)");
-  withExample(admin, "atrium admin reencrypt");
+  const admin = commandGroup(
+    program,
+    "admin",
+    "platform administration (platform admins only)",
+    "atrium admin reencrypt",
+  );
 
   const reencrypt = admin
     .command("reencrypt")

@@ -16,7 +16,7 @@ import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import { cliErrors } from "../errors.ts";
 import type { Column } from "../output.ts";
-import { withExample } from "./options.ts";
+import { commandGroup, withExample } from "./options.ts";
 import { deleteCommand, listCommand } from "./records.ts";
 
 const SERVICE_ID = { name: "service_id", description: "Service id" };
@@ -55,8 +55,12 @@ interface ImportOptions {
 }
 
 export function registerServiceCommands(program: Command, context: CliContext): void {
-  const service = program.command("service").description("import OpenAPI documents as Services, and manage them");
-  withExample(service, "atrium service import ./petstore.yaml --name petstore --version 1.0.0");
+  const service = commandGroup(
+    program,
+    "service",
+    "import OpenAPI documents as Services, and manage them",
+    "atrium service import ./petstore.yaml --name petstore --version 1.0.0",
+  );
 
   const importCommand = service
     .command("import")
