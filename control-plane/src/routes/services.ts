@@ -21,9 +21,8 @@ import { recordChange } from "../stream/changes.ts";
 import { found, timestampsOf } from "./records.ts";
 
 type ServiceRow = typeof services.$inferSelect;
-type StoredDocument = Omit<ImportedDocument, "operations">;
 function view(row: ServiceRow): z.output<typeof serviceView> {
-  const document = row.document as StoredDocument;
+  const { document } = row;
   return {
     id: row.id,
     name: row.name,
@@ -32,7 +31,7 @@ function view(row: ServiceRow): z.output<typeof serviceView> {
     title: document.title,
     openapiVersion: document.openapiVersion,
     servers: document.servers,
-    operationCount: (row.operations as unknown[]).length,
+    operationCount: row.operations.length,
     ...timestampsOf(row),
   };
 }
@@ -170,14 +169,12 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
       "Service",
       request.params.id,
     );
-    const operations = (row.operations as ImportedDocument["operations"]).map(
-      ({ operationId, method, path, summary }) => ({
-        operationId,
-        method,
-        path,
-        ...(summary ? { summary } : {}),
-      }),
-    );
+    const operations = row.operations.map(({ operationId, method, path, summary }) => ({
+      operationId,
+      method,
+      path,
+      ...(summary ? { summary } : {}),
+    }));
     return { ...view(row), operations };
   });
 
