@@ -1,6 +1,7 @@
 /**
- * The environment end-to-end tests run against: a kubeconfig, kubectl, and a way to put locally
- * built images on the nodes. Tests see nothing else, so the same tests run on:
+ * The environment end-to-end tests run against: a kubeconfig, kubectl, a way to put locally
+ * built images on the nodes, and HTTP to Services (service-http.ts). Tests see nothing else, so
+ * the same tests run on:
  * - the local one-node test cluster of hack/cluster (the default; started here, stopped by stop());
  * - kind, when ATRIUM_E2E_KIND_CLUSTER names a running kind cluster (hack/kind-e2e.sh sets it and
  *   KUBECONFIG); images go on its nodes with `podman save` + `kind load image-archive`.
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { busyboxImage, podman, runKubectl, startCluster } from "@atrium/test-cluster";
 import { KubeConfig } from "@kubernetes/client-node";
+import { forwardedServiceHttp, routedServiceHttp } from "./service-http.ts";
 
 const run = promisify(execFile);
 
@@ -29,7 +31,14 @@ export interface E2eEnvironment {
   loadImage(ref: string): Promise<void>;
   /** A busybox image already on the nodes (applets: sh, httpd, wget, nc, nslookup, ...). */
   busyboxImage: string;
-  /** Stops what this module started (the local cluster); a kind cluster is left to its owner. */
+  /**
+   * `http://<service>.<namespace>.svc:<port>`, the URL of a Service port for {@link fetch}: routed
+   * to the ClusterIP on the local cluster, through a `kubectl port-forward` on kind.
+   */
+  serviceUrl(namespace: string, service: string, port: number): string;
+  /** fetch() that reaches the URLs of serviceUrl from this process (and any other URL as usual). */
+  fetch: typeof globalThis.fetch;
+  /** Stops what this module started (the local cluster, port-forwards); a kind cluster is left to its owner. */
   stop(): Promise<void>;
 }
 
@@ -43,6 +52,9 @@ export async function startEnvironment(options: E2eEnvironmentOptions = {}): Pro
   const kindCluster = process.env.ATRIUM_E2E_KIND_CLUSTER;
   if (kindCluster) return kindEnvironment(kindCluster);
   const cluster = await startCluster(options);
+  const http = routedServiceHttp(() =>
+    cluster.kubectlRun(["-n", "kube-system", "get", "service", "kube-dns", "-o", "jsonpath={.spec.clusterIP}"]),
+  );
   return {
     name: "local-cluster",
     kubeconfigPath: cluster.kubeconfigPath,
@@ -52,7 +64,12 @@ export async function startEnvironment(options: E2eEnvironmentOptions = {}): Pro
     helm: cluster.helm,
     loadImage: cluster.loadImage,
     busyboxImage: cluster.busyboxImage,
-    stop: cluster.stop,
+    serviceUrl: http.serviceUrl,
+    fetch: http.fetch,
+    stop: async () => {
+      await http.close();
+      await cluster.stop();
+    },
   };
 }
 
@@ -74,6 +91,7 @@ async function kindEnvironment(clusterName: string): Promise<E2eEnvironment> {
   await loadImage(busybox);
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(kubeconfigPath);
+  const http = forwardedServiceHttp({ kubectlPath: kubectlBinary, kubeconfigPath });
   return {
     name: "kind",
     kubeconfigPath,
@@ -83,6 +101,8 @@ async function kindEnvironment(clusterName: string): Promise<E2eEnvironment> {
     helm: process.env.HELM ?? "helm",
     loadImage,
     busyboxImage: busybox,
-    stop: async () => {},
+    serviceUrl: http.serviceUrl,
+    fetch: http.fetch,
+    stop: () => http.close(),
   };
 }

@@ -10,12 +10,17 @@ import type { E2eEnvironment } from "./environment.ts";
 export interface PortForward {
   /** http://127.0.0.1:<port> */
   url: string;
+  /** Whether kubectl still runs (it ends when the pod it forwards to goes away). */
+  running(): boolean;
   close(): Promise<void>;
 }
 
+/** The kubectl and kubeconfig of an environment. */
+export type KubectlAccess = Pick<E2eEnvironment, "kubectlPath" | "kubeconfigPath">;
+
 /** Forwards a free local port to `target` (`service/echo`, `pod/x`) port `remotePort` in `namespace`. */
 export async function portForward(
-  env: E2eEnvironment,
+  env: KubectlAccess,
   namespace: string,
   target: string,
   remotePort: number,
@@ -38,7 +43,13 @@ export async function portForward(
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  let running = true;
+  const exited = new Promise<void>((resolve) =>
+    child.once("close", () => {
+      running = false;
+      resolve();
+    }),
+  );
   const close = async () => {
     child.kill();
     await exited;
@@ -62,7 +73,7 @@ export async function portForward(
         reject(new Error(`kubectl port-forward ${target} exited (${code}): ${stderr.trim()}`));
       });
     });
-    return { url: `http://127.0.0.1:${port}`, close };
+    return { url: `http://127.0.0.1:${port}`, running: () => running, close };
   } catch (error) {
     await close();
     throw error;

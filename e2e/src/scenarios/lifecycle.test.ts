@@ -43,7 +43,6 @@ import {
   secretEntry,
   writeValues,
 } from "../fixtures/atrium.ts";
-import { type ClusterHttp, clusterHttp } from "../fixtures/cluster-http.ts";
 import { PETSTORE_SERVICE, petstoreBackendUrl, petstoreManifests } from "../fixtures/petstore.ts";
 import { type Postgres, startPostgres } from "../fixtures/postgres.ts";
 
@@ -54,17 +53,17 @@ const SAMPLES_NAMESPACE = "e2e-samples";
 const OLD = { tag: "e2e-1", chart: "0.1.0" };
 const NEW = { tag: "e2e-2", chart: "0.1.1-e2e.2" };
 const ROLLOUT = ["--wait", "--timeout", "8m"];
-/** The kinds of crds/samples/valid and whether their status has observedGeneration. */
+/** The eight kinds of crds/samples/valid and the status field each reports its state in. */
 const SAMPLE_KINDS = [
-  { resource: "services.atrium.dev", observed: true },
-  { resource: "secretsources.atrium.dev", observed: true },
-  { resource: "configurationplans.atrium.dev", observed: true },
-  { resource: "gatewaygroups.atrium.dev", observed: true },
-  { resource: "expositions.atrium.dev", observed: true },
-  { resource: "customtools.atrium.dev", observed: false },
-  { resource: "resources.atrium.dev", observed: false },
-  { resource: "prompts.atrium.dev", observed: false },
-];
+  { resource: "services.atrium.dev", field: "status" },
+  { resource: "secretsources.atrium.dev", field: "status" },
+  { resource: "configurationplans.atrium.dev", field: "status" },
+  { resource: "gatewaygroups.atrium.dev", field: "status" },
+  { resource: "expositions.atrium.dev", field: "status" },
+  { resource: "customtools.atrium.dev", field: "state" },
+  { resource: "resources.atrium.dev", field: "state" },
+  { resource: "prompts.atrium.dev", field: "state" },
+] as const;
 
 const log = (line: string) => console.log(`e2e: ${line}`);
 
@@ -74,11 +73,11 @@ describe("an Atrium installation on a real cluster", () => {
   let kubectl: Command;
   let helm: Command;
   let postgres: Postgres;
-  let http: ClusterHttp;
   let api: ControlPlaneApi;
   let database: DatabaseSettings;
   const values: Record<string, string> = {};
-  const gatewayUrl = `http://${RELEASES.gateway}.${NAMESPACE}.svc:7777/mcp/default/petstore`;
+  /** The petstore Exposition on the gateway Service, reached with env.fetch. */
+  let gatewayUrl: string;
   let apiKey: string;
   /** A 2025-era session opened in scenario 2 and used again after the upgrade and the rollback. */
   let session: { client: Client; transport: StreamableHTTPClientTransport } | undefined;
@@ -116,14 +115,12 @@ describe("an Atrium installation on a real cluster", () => {
     await kubectl(["create", "namespace", NAMESPACE]);
     await kubectl(["-n", NAMESPACE, "create", "secret", "generic", "atrium-db", `--from-literal=password=${password}`]);
 
-    const dns = await kubectl(["-n", "kube-system", "get", "service", "kube-dns", "-o", "jsonpath={.spec.clusterIP}"]);
-    http = clusterHttp(dns);
-    api = new ControlPlaneApi(`http://${RELEASES.controlPlane}.${NAMESPACE}.svc:5555/api/v1`, http.fetch);
+    gatewayUrl = `${env.serviceUrl(NAMESPACE, RELEASES.gateway, 7777)}/mcp/default/petstore`;
+    api = new ControlPlaneApi(`${env.serviceUrl(NAMESPACE, RELEASES.controlPlane, 5555)}/api/v1`, env.fetch);
   }, 3_600_000);
 
   afterAll(async () => {
     await session?.client.close().catch(() => {});
-    await http?.close().catch(() => {});
     await env?.stop();
     await postgres?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -134,7 +131,7 @@ describe("an Atrium installation on a real cluster", () => {
   async function connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
     const transport = new StreamableHTTPClientTransport(new URL(gatewayUrl), {
       requestInit: { headers: { "x-atrium-key": apiKey } },
-      fetch: http.fetch,
+      fetch: env.fetch,
     });
     const client = new Client({ name: "atrium-e2e", version: "1" });
     await client.connect(transport);
@@ -170,7 +167,7 @@ describe("an Atrium installation on a real cluster", () => {
 
   /** The HTTP status of a 2025-era tools/list on session `sessionId`, without the SDK. */
   async function sessionStatus(sessionId: string): Promise<number> {
-    const response = await http.fetch(gatewayUrl, {
+    const response = await env.fetch(gatewayUrl, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -198,7 +195,7 @@ describe("an Atrium installation on a real cluster", () => {
     expect(pets).toEqual(["Rex", "Whiskers"]);
   }
 
-  /** Every sample resource READY, at its generation where the kind reports observedGeneration. */
+  /** Every sample resource, of all eight kinds, READY at its generation (observedGeneration). */
   async function samplesReady(timeoutMs = 180_000): Promise<void> {
     await eventually("every sample resource READY", timeoutMs, async () => {
       const pending: string[] = [];
@@ -211,8 +208,8 @@ describe("an Atrium installation on a real cluster", () => {
         };
         if (list.items.length === 0) pending.push(`${kind.resource}: none`);
         for (const item of list.items) {
-          const state = kind.observed ? item.status?.status : item.status?.state;
-          const current = !kind.observed || item.status?.observedGeneration === item.metadata.generation;
+          const state = item.status?.[kind.field];
+          const current = item.status?.observedGeneration === item.metadata.generation;
           if (state !== "READY" || !current) {
             pending.push(
               `${kind.resource}/${item.metadata.name}: ${state} (generation ${item.metadata.generation}, observed ${item.status?.observedGeneration}) ${item.status?.message ?? ""}`,
@@ -350,7 +347,8 @@ describe("an Atrium installation on a real cluster", () => {
     apiKey = Buffer.from(encoded, "base64").toString("utf8");
 
     // The backend answers only with the backend secret, which the gateway adds from the SecretSource.
-    const unauthenticated = await http.fetch(`${petstoreBackendUrl(SAMPLES_NAMESPACE)}/pets`);
+    const petstore = env.serviceUrl(SAMPLES_NAMESPACE, PETSTORE_SERVICE, 8080);
+    const unauthenticated = await env.fetch(`${petstore}/api/v1/pets`);
     expect(unauthenticated.status).toBe(401);
     await toolCallWorks("listPets through the gateway Service");
     session = await connect();
