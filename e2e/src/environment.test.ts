@@ -2,8 +2,9 @@
  * What every e2e scenario relies on, checked on whichever environment runs (the local one-node
  * cluster by default, kind under hack/kind-e2e.sh): Ready nodes, a Deployment of a locally built
  * image becoming Available, a ClusterIP Service spreading requests over its pods, in-cluster DNS,
- * `kubectl logs`, `exec` and `port-forward` (API server → kubelet), persistent volumes of the
- * default StorageClass, and images loaded from podman. An environment that does not start fails
+ * `kubectl logs`, `exec` and `port-forward` (API server → kubelet), a Service reached from the test
+ * process by env.serviceUrl (and by port-forward, kind's way, across a pod's replacement),
+ * persistent volumes of the default StorageClass, and images loaded from podman. An environment that does not start fails
  * the suite.
  */
 import { execFile } from "node:child_process";
@@ -12,7 +13,9 @@ import { promisify } from "node:util";
 import { clientPod, echoWorkload } from "@atrium/test-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2eEnvironment, startEnvironment } from "./environment.ts";
+import { eventually } from "./fixtures/atrium.ts";
 import { portForward } from "./port-forward.ts";
+import { forwardedServiceHttp } from "./service-http.ts";
 
 const run = promisify(execFile);
 const PODMAN = resolve(import.meta.dirname, "../../hack/images/podman");
@@ -105,6 +108,36 @@ describe("the e2e environment", () => {
       expect(pods).toContain((await response.text()).trim());
     } finally {
       await forward.close();
+    }
+  }, 300_000);
+
+  it("reaches a Service by env.serviceUrl, and by port-forward (kind's way) after the forwarded pod is replaced", async () => {
+    await env.kubectl(["apply", "-f", "-"], JSON.stringify(echoWorkload(NAMESPACE, env.busyboxImage)));
+    await env.kubectl(["-n", NAMESPACE, "rollout", "status", "deployment/echo", "--timeout=180s"]);
+    const pods = async () =>
+      (await env.kubectl(["-n", NAMESPACE, "get", "pods", "-l", "app=echo", "-o", "name"]))
+        .trim()
+        .split("\n")
+        .map((name) => name.replace("pod/", ""));
+    const url = `${env.serviceUrl(NAMESPACE, "echo", 80)}/`;
+    expect(url).toBe(`http://echo.${NAMESPACE}.svc:80/`);
+    // Each echo pod answers with its own name.
+    const answer = async (fetchFn: typeof fetch) =>
+      (await (await fetchFn(url, { signal: AbortSignal.timeout(10_000) })).text()).trim();
+    expect(await pods()).toContain(await answer(env.fetch));
+
+    const forwarded = forwardedServiceHttp(env);
+    try {
+      const pinned = await answer(forwarded.fetch);
+      expect(await pods()).toContain(pinned);
+      // kubectl pins one pod: once it is gone, a request fails and the next one opens a new forward.
+      await env.kubectl(["-n", NAMESPACE, "delete", "pod", pinned, "--wait=true"]);
+      await env.kubectl(["-n", NAMESPACE, "rollout", "status", "deployment/echo", "--timeout=180s"]);
+      const next = await eventually("an answer through a new port-forward", 60_000, () => answer(forwarded.fetch));
+      expect(next).not.toBe(pinned);
+      expect(await pods()).toContain(next);
+    } finally {
+      await forwarded.close();
     }
   }, 300_000);
 

@@ -23,8 +23,10 @@ export interface ServiceHttp {
 /** What a URL of serviceUrl names, or undefined for any other URL. */
 function serviceOf(url: URL): { namespace: string; service: string; port: number } | undefined {
   const match = /^([a-z0-9-]+)\.([a-z0-9-]+)\.svc(\.cluster\.local)?$/.exec(url.hostname);
-  if (!match?.[1] || !match[2] || !url.port) return undefined;
-  return { service: match[1], namespace: match[2], port: Number(url.port) };
+  if (!match?.[1] || !match[2]) return undefined;
+  // URL drops a scheme's default port (`:80` of http), so it is read back from the scheme.
+  const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  return { service: match[1], namespace: match[2], port };
 }
 
 function serviceUrl(namespace: string, service: string, port: number): string {
