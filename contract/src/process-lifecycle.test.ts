@@ -8,14 +8,23 @@ import { describe, expect, it } from "vitest";
 
 const helpers = new URL("./process-lifecycle.ts", import.meta.url).href;
 
-/** Runs `body` as an ES module importing the helpers; `signals` are sent once it prints "ready". */
+/**
+ * Runs `body` as an ES module importing the helpers. The first of `signals` is sent once it prints
+ * "ready", the others once it prints "stop" (a stop is under way): sent together, two pending
+ * signals reach the process lowest number first (SIGINT before SIGTERM), whatever the send order.
+ */
 function run(body: string, signals: NodeJS.Signals[] = []): Promise<{ code: number | null; output: string }> {
   const source = `import { settingsOrExit, startedOrExit, stopOnSignal } from ${JSON.stringify(helpers)};\n${body}`;
   const child = spawn(process.execPath, ["--input-type=module", "-e", source], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  let sentFirst = false;
   const collect = (chunk: Buffer) => {
     output += chunk.toString("utf8");
-    if (output.includes("ready") && signals.length > 0) {
+    if (signals.length === 0 || !output.includes("ready")) return;
+    if (!sentFirst) {
+      sentFirst = true;
+      child.kill(signals.shift());
+    } else if (output.includes("stop")) {
       for (const signal of signals.splice(0)) child.kill(signal);
     }
   };
