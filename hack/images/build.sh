@@ -38,6 +38,8 @@ secret=()
 
 logs="$ATRIUM_CACHE_DIR/images/logs"
 mkdir -p "$logs"
+# The version and revision labels also go on as --label: podman's layer cache does not key the
+# Containerfile's LABEL step on build-arg values, so a cached step would carry another tag's labels.
 for component in "${components[@]}"; do
   image="localhost/atrium/$component:$tag"
   log="$logs/$component.log"
@@ -47,6 +49,7 @@ for component in "${components[@]}"; do
     --build-arg "BASE=$base" --build-arg "COMPONENT=$component" --build-arg "VERSION=$tag" \
     --build-arg "REVISION=$revision" \
     --build-arg "DESCRIPTION=$(node -p "require('./$component/package.json').description")" \
+    --label "org.opencontainers.image.version=$tag" --label "org.opencontainers.image.revision=$revision" \
     --tag "$image" --file Containerfile . >"$log" 2>&1; then
     tail -n 30 "$log" >&2
     echo "build.sh: building $image failed (whole log: $log)" >&2

@@ -114,11 +114,12 @@ describe("component images", () => {
   // The target is "ready within 2 s of start". Wall time depends on what else the two cores run
   // (2–3 s at a load average of 10, 0.9 s on a quiet machine: docs/images.md), so the test holds the
   // start's own cost instead: the CPU the gateway used until its first snapshot, which on a free
-  // core is its start time minus podman's ~0.3 s.
-  test("gateway: ready (first snapshot from the control plane) after less than 1.2 s of CPU", async () => {
+  // core is its start time minus podman's ~0.3 s. It is 0.7–0.9 s when quiet, but contention inflates
+  // CPU time too (1.4 s seen during a full CI run beside the e2e cluster), so the bound is the 2 s target.
+  test("gateway: ready (first snapshot from the control plane) after less than 2 s of CPU", async () => {
     const gateway = await startComponent(fixture, "gateway");
     started.set("gateway", gateway);
-    expect(gateway.readyCpuMs, `wall time from podman run: ${Math.round(gateway.readyMs)} ms`).toBeLessThan(1_200);
+    expect(gateway.readyCpuMs, `wall time from podman run: ${Math.round(gateway.readyMs)} ms`).toBeLessThan(2_000);
     expect(await nodeIn(gateway, "console.log(process.getuid())")).toBe("1000");
   }, 90_000);
 
