@@ -1,6 +1,6 @@
 /**
- * The life of a server process, for the `main.ts` of the control plane, the gateway and the
- * operator: settings read or a clear exit 2, the server started or exit 1 with why, and on the
+ * The life of a server process, for the `main.ts` of the control plane, the gateway, the
+ * operator and the webhook: settings read or a clear exit 2, the server started or exit 1 with why, and on the
  * first SIGTERM / SIGINT an orderly stop, then exit 0 (1 when the stop failed). A second signal
  * during the stop is ignored, so a stop in progress is never cut short by a repeated Ctrl-C.
  */

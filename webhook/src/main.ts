@@ -2,31 +2,15 @@
  * `node webhook/src/main.ts`: runs the admission webhook until SIGTERM / SIGINT, then answers the
  * reviews in flight and exits. Settings come from ATRIUM_* variables (see config.ts).
  */
-import { configFromEnv, type WebhookConfig } from "./config.ts";
+import { settingsOrExit, startedOrExit, stopOnSignal } from "@atrium/contract/process-lifecycle";
+import { configFromEnv } from "./config.ts";
 import { startWebhook } from "./server.ts";
 
-let config: WebhookConfig;
-try {
-  config = configFromEnv();
-} catch (error) {
-  console.error(`atrium webhook: ${(error as Error).message}`);
-  process.exit(2);
-}
-const webhook = await startWebhook(config).catch((error: Error) => {
-  console.error(`atrium webhook failed to start: ${error.message}`);
-  process.exit(1);
-});
+const config = settingsOrExit("atrium webhook", configFromEnv);
+const webhook = await startedOrExit("atrium webhook", startWebhook(config));
 webhook.app.log.info({ url: webhook.url }, "admission webhook listening");
 
-let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    webhook.app.log.info({ signal }, "shutting down");
-    webhook.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}
+stopOnSignal((signal) => {
+  webhook.app.log.info({ signal }, "shutting down");
+  return webhook.close();
+});
