@@ -34,6 +34,10 @@ async function ip(args: string[]): Promise<void> {
 /** Sets up links, addresses, routes and sysctls in the (already created) namespace. */
 export async function createNetwork(): Promise<void> {
   const inNs = (args: string[]) => ip(["-n", NETNS, ...args]);
+  // The kernel frees a deleted namespace, and the veth end inside it, asynchronously: the previous
+  // run's host end can still be there for a moment ("File exists"). This run holds the one-cluster
+  // lock, so such a link is a leftover; deleting one end deletes the pair.
+  await run("ip", ["link", "del", HOST_LINK]).catch(() => {});
   await ip(["link", "add", HOST_LINK, "type", "veth", "peer", "name", NODE_LINK, "netns", NETNS]);
   await ip(["addr", "add", `${HOST_IP}/${LINK_PREFIX}`, "dev", HOST_LINK]);
   await ip(["link", "set", HOST_LINK, "up"]);
