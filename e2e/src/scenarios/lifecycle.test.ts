@@ -470,25 +470,21 @@ describe("an Atrium installation on a real cluster", () => {
         await postgres.psql(`select count(*) from secrets where encrypted_value like 'gcm1:${keyId}:%'`, "atrium"),
       );
     const stored = Number(await postgres.psql("select count(*) from secrets", "atrium"));
+    /** The control plane upgraded from tracked values with the key set v1 + v2 and `activeKeyId`. */
+    const upgradeKeySet = async (activeKeyId: "v1" | "v2") => {
+      values.controlPlane = await writeValues(
+        dir,
+        RELEASES.controlPlane,
+        controlPlaneValues(NEW.tag, database, { keyIds: ["v1", "v2"], activeKeyId }),
+      );
+      const upgrade = ["upgrade", RELEASES.controlPlane, packaged("control-plane"), "-n", NAMESPACE];
+      await helm([...upgrade, "-f", values.controlPlane, ...ROLLOUT]);
+    };
     expect(stored).toBeGreaterThan(0); // the SecretSource's backend token
     expect(await storedUnder("v1")).toBe(stored);
 
     // 1. Distribute: v2 joins the key set on every replica; v1 stays active.
-    values.controlPlane = await writeValues(
-      dir,
-      RELEASES.controlPlane,
-      controlPlaneValues(NEW.tag, database, { keyIds: ["v1", "v2"], activeKeyId: "v1" }),
-    );
-    await helm([
-      "upgrade",
-      RELEASES.controlPlane,
-      packaged("control-plane"),
-      "-n",
-      NAMESPACE,
-      "-f",
-      values.controlPlane,
-      ...ROLLOUT,
-    ]);
+    await upgradeKeySet("v1");
     const withV2 = await secretData(kubectl, NAMESPACE, encryptionSecret);
     expect(withV2["encryption-key-v1"]).toBe(before["encryption-key-v1"]);
     expect(Buffer.from(withV2["encryption-key-v2"] ?? "", "base64").toString()).toMatch(/^[A-Za-z0-9+/]{43}=$/);
@@ -515,21 +511,7 @@ describe("an Atrium installation on a real cluster", () => {
     }
 
     // 2. Switch the active key.
-    values.controlPlane = await writeValues(
-      dir,
-      RELEASES.controlPlane,
-      controlPlaneValues(NEW.tag, database, { keyIds: ["v1", "v2"], activeKeyId: "v2" }),
-    );
-    await helm([
-      "upgrade",
-      RELEASES.controlPlane,
-      packaged("control-plane"),
-      "-n",
-      NAMESPACE,
-      "-f",
-      values.controlPlane,
-      ...ROLLOUT,
-    ]);
+    await upgradeKeySet("v2");
     await allReady(NEW.tag, ALL_DEPLOYMENTS);
 
     // 3. Re-encrypt (a platform admin), twice: the second run finds nothing left to do.
