@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Two cores: the API-server and database suites are heavy; run files two at a time.
     maxWorkers: 2,
+    // A run dir for components' logs and the secrets the run made; every log scanned for them at the end.
+    globalSetup: ["reliability/src/secrets/global-setup.ts"],
   },
 });

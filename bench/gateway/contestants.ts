@@ -8,6 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ApiClient } from "@atrium/control-plane/testing";
 import { request } from "undici";
 import { autocannonLoad, closedLoopLoad, type HttpTarget, type LoadResult } from "./load.ts";
 import {
@@ -20,8 +21,8 @@ import {
   StreamAnsweredSession,
   toolCallBody,
 } from "./mcp.ts";
-import { type Child, CONTESTANT_CORE, freePort, startPinned, waitUntil } from "./processes.ts";
-import { petsOpenApi } from "./setup.ts";
+import { type Child, CONTESTANT_CORE, freePort, HARNESS_CORE, startPinned, waitUntil } from "./processes.ts";
+import { createGatewayToken, login, petsOpenApi } from "./setup.ts";
 
 const here = import.meta.dirname;
 const listening = /listening (http:\/\/\S+)/;
@@ -38,6 +39,24 @@ export interface BenchContext {
   profileDir?: string | undefined;
   /** Extra `node` flags for every Atrium gateway (what-if runs, e.g. `--max-semi-space-size=16`). */
   gatewayNodeArgs: string[];
+}
+
+/**
+ * What every gateway benchmark starts from: the backend and a control plane, each a child process
+ * on the harness core, the test admin logged in, and an API token for gateways.
+ */
+export async function startBenchContext(
+  options: Pick<BenchContext, "scratchDir" | "profileDir" | "gatewayNodeArgs">,
+): Promise<{ context: BenchContext; admin: ApiClient }> {
+  const backend = startPinned("backend", HARNESS_CORE, [join(here, "backend.ts")]);
+  const controlPlane = startPinned("control plane", HARNESS_CORE, [join(here, "control-plane.ts")]);
+  const backendUrl = (await backend.waitForOutput(listening))[1] ?? "";
+  const controlPlaneUrl = (await controlPlane.waitForOutput(listening, 60_000))[1] ?? "";
+  const admin = await login(new ApiClient(controlPlaneUrl));
+  return {
+    admin,
+    context: { ...options, backendUrl, controlPlaneUrl, gatewayToken: await createGatewayToken(admin) },
+  };
 }
 
 export interface RunningContestant {

@@ -35,7 +35,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { ApiClient } from "@atrium/control-plane/testing";
+import type { ApiClient } from "@atrium/control-plane/testing";
 import { type AuthCostResult, createAuthCostExpositions, measureAuthCost } from "./auth-cost.ts";
 import {
   atrium,
@@ -45,6 +45,7 @@ import {
   ivotoby,
   officialSdk,
   passThrough,
+  startBenchContext,
 } from "./contestants.ts";
 import {
   createFirstCallExpositions,
@@ -54,7 +55,7 @@ import {
 } from "./first-call.ts";
 import { measureHotPath } from "./hot-path.ts";
 import { BenchIssuer } from "./oauth-issuer.ts";
-import { HARNESS_CORE, pinSelf, REPO_ROOT, startPinned, stopAll } from "./processes.ts";
+import { HARNESS_CORE, pinSelf, REPO_ROOT, stopAll } from "./processes.ts";
 import { type ContestantResult, fullReport, type RunSettings, updateDoc } from "./report.ts";
 import {
   ivotobySessionsCheck,
@@ -63,15 +64,7 @@ import {
   type ScaleResults,
   toolsListAtScale,
 } from "./scale.ts";
-import {
-  createExposition,
-  createGatewayToken,
-  createGroup,
-  createPlan,
-  createService,
-  login,
-  petsOpenApi,
-} from "./setup.ts";
+import { createExposition, createGroup, createPlan, createService, petsOpenApi } from "./setup.ts";
 
 const { values } = parseArgs({
   options: {
@@ -120,7 +113,6 @@ const write =
   gatewayNodeArgs.length === 0;
 
 const progress = (message: string) => process.stderr.write(`[gateway bench] ${message}\n`);
-const listening = /listening (http:\/\/\S+)/;
 
 const peers = new Set([ivotoby.name, officialSdk.name]);
 function kindOf(contestant: Contestant): ContestantResult["kind"] {
@@ -275,20 +267,12 @@ const scratchDir = mkdtempSync(join(tmpdir(), "atrium-gateway-bench-"));
 let failed = false;
 let closeIssuer: () => Promise<void> = async () => undefined;
 try {
-  const backend = startPinned("backend", HARNESS_CORE, [join(import.meta.dirname, "backend.ts")]);
-  const controlPlane = startPinned("control plane", HARNESS_CORE, [join(import.meta.dirname, "control-plane.ts")]);
-  const backendUrl = (await backend.waitForOutput(listening))[1] ?? "";
-  const controlPlaneUrl = (await controlPlane.waitForOutput(listening, 60_000))[1] ?? "";
-  const admin = await login(new ApiClient(controlPlaneUrl));
-  const context: BenchContext = {
-    backendUrl,
-    controlPlaneUrl,
-    gatewayToken: await createGatewayToken(admin),
+  const { context, admin } = await startBenchContext({
     scratchDir,
     // Kept after the run (not in the scratch directory) so the profiles can be opened in a viewer.
     profileDir: values.profile ? mkdtempSync(join(tmpdir(), "atrium-gateway-profiles-")) : undefined,
     gatewayNodeArgs,
-  };
+  });
 
   const issuer = await BenchIssuer.start();
   closeIssuer = () => issuer.close();

@@ -6,7 +6,7 @@
  * that label serves that scenario's Expositions and nothing else.
  */
 import { type ApiClient, TEST_ADMIN } from "@atrium/control-plane/testing";
-import type { oauthSettings } from "@atrium/crds";
+import type { circuitBreaker, oauthSettings, planLimits } from "@atrium/crds";
 import { FIXTURE_OPENAPI } from "@atrium/gateway/testing";
 import type { z } from "zod";
 
@@ -106,6 +106,8 @@ export async function createPlan(
     apiKey: boolean;
     /** Bearer-token protection instead of an API key. */
     oauth?: z.input<typeof oauthSettings>;
+    circuitBreaker?: z.input<typeof circuitBreaker>;
+    limits?: z.input<typeof planLimits>;
   },
 ): Promise<{ id: string; apiKey: string | undefined }> {
   const plan = await expectStatus(
@@ -118,6 +120,8 @@ export async function createPlan(
       backendEndpoint: options.backendUrl,
       apiKey: options.apiKey,
       ...(options.oauth ? { oauth: options.oauth } : {}),
+      ...(options.circuitBreaker ? { circuitBreaker: options.circuitBreaker } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
       backendTimeoutMs: 5_000,
     },
     201,

@@ -93,13 +93,16 @@ describe("the control plane reads its chart's environment", () => {
 describe("the gateway reads its chart's environment", () => {
   const token = { "atrium-gateway-token": { token: "atr_t_gateway" } };
 
-  it("defaults: token and session key from their mounted files, the Service's names", () => {
+  it("defaults: token, session key and cluster key from their mounted files, the Service's names", () => {
     const objects = render("gateway");
     const config = gatewayConfig(podEnv(objects, "atrium-gateway", token));
     expect(config.controlPlaneToken).toBe("atr_t_gateway");
     const keystore = secretValues(objects)["atrium-gateway-cluster-keystore"]?.["session-key"] ?? "";
     expect(config.sessionKey).toEqual(Buffer.from(keystore, "base64"));
     expect(config.sessionKey).toHaveLength(32);
+    const clusterKey = secretValues(objects)["atrium-gateway-cluster-keystore"]?.["cluster-key"] ?? "";
+    expect(config.clusterKey).toEqual(Buffer.from(clusterKey, "base64"));
+    expect(config.clusterKey).toHaveLength(32);
     expect(config.fqdns).toEqual(["atrium-gateway.atrium-system.svc.cluster.local:7777"]);
     expect(config.allowedHosts).toEqual(
       new Set([

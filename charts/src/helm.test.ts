@@ -231,6 +231,8 @@ describe("gateway", () => {
     const keystore = find(objects, "Secret", "atrium-gateway-cluster-keystore");
     expect(keystore.metadata.annotations["helm.sh/resource-policy"]).toBe("keep");
     expect(Buffer.from(decode(keystore.data["session-key"]), "base64")).toHaveLength(32);
+    expect(Buffer.from(decode(keystore.data["cluster-key"]), "base64")).toHaveLength(32);
+    expect(keystore.data["cluster-key"]).not.toBe(keystore.data["session-key"]);
     const deployment = find(objects, "Deployment", "atrium-gateway");
     const pod = deployment.spec.template.spec;
     expect(pod.volumes).toContainEqual({
@@ -251,6 +253,7 @@ describe("gateway", () => {
       ATRIUM_CONTROL_PLANE_URL: "http://atrium-control-plane:5555",
       ATRIUM_CONTROL_PLANE_TOKEN_FILE: "/etc/atrium/control-plane/token",
       ATRIUM_GATEWAY_SESSION_KEY_FILE: "/etc/atrium/cluster-keystore/session-key",
+      ATRIUM_GATEWAY_CLUSTER_KEY_FILE: "/etc/atrium/cluster-keystore/cluster-key",
       ATRIUM_GATEWAY_FQDNS: "atrium-gateway.atrium-system.svc.cluster.local:7777",
       ATRIUM_GATEWAY_ALLOWED_HOSTS: "atrium-gateway,atrium-gateway.atrium-system,atrium-gateway.atrium-system.svc",
       ATRIUM_GATEWAY_MANAGEMENT_HOST: "0.0.0.0",

@@ -11,6 +11,7 @@
  * which proves the sample's `refused-by: webhook` honest, and refused once the webhook is on.
  * Valid samples pass everywhere.
  */
+
 import { randomUUID } from "node:crypto";
 import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -28,6 +29,7 @@ import {
   validSamples,
 } from "@atrium/crds";
 import { createTestCa, type KubeTestEnv, startKubeTestEnv } from "@atrium/kube-testenv";
+import { testLogging } from "@atrium/reliability/secrets";
 import { CERT_FILE, KEY_FILE, reviewAdmission, startWebhook, type Webhook } from "@atrium/webhook";
 import {
   type KubeAnswer as Answer,
@@ -129,6 +131,14 @@ function restRequest(document: Sample["document"]): { path: string; body: Record
       const { serviceRef, apiKey, backendSecret, ...settings } = spec;
       const secret = backendSecret as Record<string, unknown> | undefined;
       const { secretSourceRef, ...secretRest } = secret ?? {};
+      const credentials = secretRest.oauth2ClientCredentials as { clientSecret?: Record<string, unknown> } | undefined;
+      if (credentials?.clientSecret?.secretSourceRef) {
+        const { secretSourceRef: _ref, ...clientSecret } = credentials.clientSecret;
+        secretRest.oauth2ClientCredentials = {
+          ...credentials,
+          clientSecret: { ...clientSecret, secretId: ids.secret },
+        };
+      }
       return {
         path,
         body: {
@@ -222,7 +232,7 @@ beforeAll(async () => {
       port: 0,
       tlsDir: join(dir, "tls"),
       tlsReloadIntervalMs: 60_000,
-      logLevel: "silent",
+      ...testLogging("webhook"),
     }),
     startTestControlPlane("pglite"),
   ]);

@@ -13,6 +13,7 @@ import { Readable, Writable } from "node:stream";
 import { TEST_ADMIN, type TestControlPlane } from "@atrium/control-plane/testing";
 import type { Gateway } from "@atrium/gateway";
 import { FIXTURE_OPENAPI, type Stack, startStack } from "@atrium/gateway/testing";
+import { appendToLog, captureOutput, recordCredentialsIn, recordSecret } from "@atrium/reliability/secrets";
 import { afterAll, beforeAll, expect } from "vitest";
 import { runCli } from "./program.ts";
 
@@ -58,7 +59,21 @@ export async function runAtrium(
     stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
     env: options.env,
   });
+  // Standard error is the CLI's log, scanned at the end of the run; standard output is the
+  // command's answer, where a new token or key is shown once by design.
+  appendToLog("cli", stderr.text());
+  recordRun(options.stdin, stdout.text());
   return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * A run's secrets for the end-of-run log scan: a one-line standard input (how the CLI takes
+ * passwords and secret values), and the tokens and keys its answer shows once.
+ */
+function recordRun(stdin: string | undefined, stdout: string): void {
+  const line = stdin?.trim();
+  if (line && !line.includes("\n")) recordSecret("CLI standard input (a password or secret value)", line);
+  recordCredentialsIn(stdout);
 }
 
 /** `node cli/src/main.ts <args>` as a child process, stdin piped. */
@@ -69,8 +84,12 @@ export function spawnAtrium(args: string[], options: { env: NodeJS.ProcessEnv; s
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    captureOutput("cli", child.stderr);
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on("close", (code) => {
+      recordRun(options.stdin, stdout);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
     child.stdin.end(options.stdin ?? "");
   });
 }

@@ -46,4 +46,5 @@ export {
   resolvedBackendSecret,
   snapshotEnvelope,
   snapshotEvent,
+  storedPlanSettings,
 } from "./stream.ts";

@@ -28,3 +28,16 @@ export const SUBSCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set([
   "$defs",
   "definitions",
 ]);
+
+/**
+ * `target[key] = value` as an own property, even for `__proto__`: a plain assignment would set
+ * the object's prototype instead, losing the member (a property or parameter named `__proto__`)
+ * and making the prototype's keys look like its own to every `for…in` (ajv's included).
+ */
+export function setOwn(target: object, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    (target as Record<string, unknown>)[key] = value;
+  }
+}

@@ -7,38 +7,65 @@
  */
 import {
   backendSecretFields,
+  bearerPlacementRule,
   configurationPlanSpec,
   customTool,
   exactlyOneOf,
   mcpPrompt,
   mcpResource,
   mcpResourceTemplate,
+  oauth2ClientCredentials,
 } from "@atrium/crds";
 import { z } from "zod";
 import { endedSession } from "./ended-sessions.ts";
 import { NormalizedOperation } from "./operation.ts";
 
 /** The CR's backend secret, with a stored secret's id where the CR names a SecretSource. */
+const storedSecretId = z.uuid().describe("A backend secret stored in the control plane.");
 export const planBackendSecret = exactlyOneOf(
   z.object({
-    secretId: z.uuid().optional().describe("A backend secret stored in the control plane."),
+    secretId: storedSecretId.optional(),
+    oauth2ClientCredentials: oauth2ClientCredentials("secretId", storedSecretId).optional(),
     ...backendSecretFields,
   }),
-  ["secretId", "env", "elicit"],
+  ["secretId", "env", "elicit", "oauth2ClientCredentials"],
+  [bearerPlacementRule],
 );
 export const planSettings = configurationPlanSpec
   .omit({ serviceRef: true, apiKey: true, backendSecret: true, backendEndpoint: true })
   .extend({ backendSecret: planBackendSecret.optional() });
 export type PlanSettings = z.output<typeof planSettings>;
 
-/** The backend secret as the gateway uses it: a value, an environment variable, or elicitation. */
-export const resolvedBackendSecret = z.object({
-  source: z.enum(["value", "env", "elicit"]),
+/**
+ * A plan's settings as stored, with the defaults of fields added since they were written (a plan
+ * stored before the circuit breaker existed has no `circuitBreaker`); as stored when they no
+ * longer parse, so one old record never fails a listing.
+ */
+export function storedPlanSettings(stored: unknown): PlanSettings {
+  const parsed = planSettings.safeParse(stored);
+  return parsed.success ? parsed.data : (stored as PlanSettings);
+}
+
+/** A secret as the gateway reads it: its decrypted value, or the environment variable holding it. */
+const resolvedValue = {
   /** The decrypted value (source "value"), sent only to gateways of the organization. */
   value: z.string().optional(),
   /** The variable name (source "env"). */
   variable: z.string().optional(),
+};
+
+/**
+ * The backend secret as the gateway uses it: a value, an environment variable, elicitation, or
+ * OAuth 2.0 client credentials (with their client secret resolved like a value or a variable).
+ */
+export const resolvedBackendSecret = z.object({
+  source: z.enum(["value", "env", "elicit", "oauth2ClientCredentials"]),
+  ...resolvedValue,
   description: z.string().optional(),
+  clientCredentials: oauth2ClientCredentials("value", z.string())
+    .omit({ clientSecret: true })
+    .extend({ clientSecret: z.object({ source: z.enum(["value", "env"]), ...resolvedValue }) })
+    .optional(),
   in: backendSecretFields.in,
   name: backendSecretFields.name,
   prefix: backendSecretFields.prefix,

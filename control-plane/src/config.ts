@@ -34,6 +34,8 @@ export interface ControlPlaneConfig {
   /** Open connections one client address may hold; more are closed at once. */
   maxConnectionsPerAddress: number;
   logLevel: string;
+  /** A file the log is appended to instead of standard output (set by test support; not read from the environment). */
+  logFile?: string;
   /** Keys of secret values (ATRIUM_ENCRYPTION_KEYS, _ACTIVE_KEY_ID, _LEGACY_KEY); see secrets/startup.ts when absent. */
   encryption: KeySet | undefined;
 }

@@ -54,6 +54,7 @@ const titles: Record<number, string> = {
   405: "Method Not Allowed",
   409: "Conflict",
   413: "Content Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
   429: "Too Many Requests",
@@ -117,6 +118,18 @@ export const errors = {
     ),
   notFound: (kind: string, id: string) =>
     new ApiError(404, "NOT_FOUND", `${kind} '${id}' does not exist in this organization`),
+  badUrl: () =>
+    new ApiError(
+      400,
+      "BAD_URL",
+      "The URL's path is not valid percent-encoding: encode each path segment (e.g. with encodeURIComponent)",
+    ),
+  pathParameterTooLong: (maxLength: number) =>
+    new ApiError(
+      414,
+      "PATH_PARAMETER_TOO_LONG",
+      `A path parameter is longer than ${maxLength} characters: ids are UUIDs, numbers or names of at most ${maxLength} characters`,
+    ),
   routeNotFound: (method: string, url: string) =>
     new ApiError(404, "ROUTE_NOT_FOUND", `No route ${method} ${url}: see /api/v1/openapi.json`),
   conflict: (message: string) => new ApiError(409, "CONFLICT", message),
@@ -124,10 +137,46 @@ export const errors = {
     new ApiError(409, "ALREADY_EXISTS", `${kind} '${name}' already exists in this organization: choose another name`),
   inUse: (kind: string, id: string, by: string) =>
     new ApiError(409, "IN_USE", `${kind} '${id}' is still used by ${by}: delete those first`),
+  tooManyElicitedCredentials: (expositionId: string, limit: number) =>
+    new ApiError(
+      409,
+      "TOO_MANY_ELICITED_CREDENTIALS",
+      `Exposition '${expositionId}' already holds ${limit} elicited credentials: delete unused ones before storing another user's`,
+    ),
+  tooManyElicitedCredentialWrites: (expositionId: string, perMinute: number) =>
+    new ApiError(
+      429,
+      "TOO_MANY_ELICITED_CREDENTIAL_WRITES",
+      `Exposition '${expositionId}' had ${perMinute} elicited credentials written in the last minute: try again in a minute`,
+      undefined,
+      { "retry-after": "60" },
+    ),
+  tooManyPendingElicitations: (expositionId: string, limit: number) =>
+    new ApiError(
+      429,
+      "TOO_MANY_PENDING_ELICITATIONS",
+      `Exposition '${expositionId}' has ${limit} pending elicitations: try again when some have expired`,
+      undefined,
+      { "retry-after": "60" },
+    ),
+  elicitationSpent: (idHash: string, how: "used" | "expired") =>
+    new ApiError(
+      409,
+      how === "used" ? "ELICITATION_USED" : "ELICITATION_EXPIRED",
+      `Elicitation '${idHash}' has ${how === "used" ? "already been used" : "expired"}: the client must call the tool again for a new one`,
+    ),
   unprocessable: (code: string, message: string, fieldErrors?: FieldError[]) =>
     new ApiError(422, code, message, fieldErrors),
   invalidOpenApi: (code: string, message: string, field: string, location: unknown) =>
     new ApiError(422, code, message, [{ field, message }], {}, location ? { location } : {}),
-  unavailable: (message: string) => new ApiError(503, "UNAVAILABLE", message),
+  databaseUnavailable: () =>
+    new ApiError(
+      503,
+      "DATABASE_UNAVAILABLE",
+      "The database is unavailable (restarting or unreachable): try again in a few seconds. " +
+        "A change sent as it went away may or may not have been saved: read it back before repeating it",
+      undefined,
+      { "retry-after": "5" },
+    ),
   internal: () => new ApiError(500, "INTERNAL", "Unexpected error; the server log has the details"),
 };

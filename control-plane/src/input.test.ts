@@ -65,6 +65,19 @@ describe.each(DATABASE_KINDS)("input the database refuses, on %s", (kind) => {
     expect(groups.body.items).toEqual([]);
   });
 
+  it("answers a path the router refuses with the problem document (found by the REST bodies fuzz test)", async () => {
+    const long = await cp.admin.call("PUT", `/api/v1/prompts/${"x".repeat(300)}`, { prompts: [] });
+    expect(long.status).toBe(414);
+    expect(long.headers["content-type"]).toContain("application/problem+json");
+    expect(long.body.code).toBe("PATH_PARAMETER_TOO_LONG");
+    expect(long.body.detail).toContain("longer than 100 characters");
+
+    const badEncoding = await cp.admin.call("GET", "/api/v1/services/%E0%A4%A");
+    expect(badEncoding.status).toBe(400);
+    expect(badEncoding.headers["content-type"]).toContain("application/problem+json");
+    expect(badEncoding.body.code).toBe("BAD_URL");
+  });
+
   it("answers ids beyond their column's range with a 400, not a database error", async () => {
     const path = await cp.admin.call("GET", "/api/v1/gateway-groups/2147483648");
     expect(path.status).toBe(400);

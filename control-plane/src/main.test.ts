@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { captureOutput } from "@atrium/reliability/secrets";
 import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "./testing.ts";
@@ -26,6 +27,8 @@ function startMain(port: number) {
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
+  captureOutput("control-plane-main", child.stdout);
+  captureOutput("control-plane-main", child.stderr);
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   return { child, exited, output: () => output };
 }

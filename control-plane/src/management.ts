@@ -10,7 +10,7 @@ import { healthRoutes } from "./routes/health.ts";
 
 export async function buildManagementServer(context: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: context.config.logLevel },
+    logger: { level: context.config.logLevel, file: context.config.logFile },
     ...slowClientOptions(context.config),
     return503OnClosing: true,
     // A scrape every few seconds is no news for the log.

@@ -10,6 +10,9 @@ import {
   artifactRecords,
   createdOrganization,
   createdToken,
+  elicitationView,
+  elicitedCredentialBody,
+  elicitedCredentialView,
   expositionBody,
   expositionView,
   gatewayGroupBody,
@@ -20,6 +23,7 @@ import {
   listOf,
   loginAnswer,
   loginBody,
+  newElicitation,
   newToken,
   newUser,
   organizationBody,
@@ -79,6 +83,11 @@ const answers: Record<string, z.ZodType> = {
   "GET /expositions/{id} 200": expositionView,
   "POST /gateways/register 200": registrationAnswer,
   "GET /gateways 200": listOf(gatewayView),
+  "GET /expositions/{id}/elicited-credentials/{principal} 200": elicitedCredentialView,
+  "PUT /expositions/{id}/elicited-credentials/{principal} 200": elicitedCredentialView,
+  "POST /elicitations 201": elicitationView,
+  "GET /elicitations/{idHash} 200": elicitationView,
+  "POST /elicitations/{idHash}/consume 200": elicitationView,
 };
 const bodies: Record<string, z.ZodType> = {
   "POST /login": loginBody,
@@ -101,6 +110,8 @@ const bodies: Record<string, z.ZodType> = {
   "POST /gateways/{id}/health": gatewayHealthBody,
   "POST /gateways/{id}/ended-sessions": endedSessionsReport,
   "PUT /gateways/{id}/problems": gatewayProblemsReport,
+  "PUT /expositions/{id}/elicited-credentials/{principal}": elicitedCredentialBody,
+  "POST /elicitations": newElicitation,
 };
 for (const { path, body, view } of artifactRecords) {
   Object.assign(answers, {

@@ -8,11 +8,12 @@
 import { capConnectionsPerAddress, slowClientOptions } from "@atrium/contract/listener";
 import { attachManagementListener } from "@atrium/contract/management";
 import swagger from "@fastify/swagger";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { jsonSchemaTransform, serializerCompiler } from "fastify-type-provider-zod";
 import { authorize, PUBLIC, ruleOf } from "./auth/access-rules.ts";
 import { authenticate, bearerToken } from "./auth/principal.ts";
 import type { AppContext } from "./context.ts";
+import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { refuseDeepJsonBodies } from "./deep-json-bodies.ts";
 import { ApiError, errors } from "./errors.ts";
 import { serializeError, serializeRequest, withoutQuery, withoutServerPaths } from "./log-hygiene.ts";
@@ -22,6 +23,8 @@ import { withProblemAnswers } from "./openapi-problems.ts";
 import { validatorCompiler } from "./request-validation.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
 import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
+import { elicitationRoutes } from "./routes/elicitations.ts";
+import { elicitedCredentialRoutes } from "./routes/elicited-credentials.ts";
 import { endedSessionRoutes } from "./routes/ended-sessions.ts";
 import { expositionRoutes } from "./routes/expositions.ts";
 import { gatewayGroupRoutes } from "./routes/gateway-groups.ts";
@@ -39,17 +42,24 @@ import { findNulCharacter } from "./text-fields.ts";
 
 /** Deepest nesting of objects and arrays in a JSON request body (JSON Schemas in CustomTools included). */
 const MAX_BODY_DEPTH = 128;
+/** Longest path parameter the router matches (fastify's default, said in the error). */
+const MAX_PARAM_LENGTH = 100;
 
 export async function buildServer(context: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: context.config.logLevel,
+      file: context.config.logFile,
       // Credentials, query strings and query parameters never reach the log (log-hygiene.ts).
       redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],
       serializers: { err: serializeError, req: serializeRequest },
     },
     bodyLimit: context.config.bodyLimitBytes,
     return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // What the router refuses before any route (a bad %-encoding, a path parameter too long)
+    // gets the same problem document as everything else, not fastify's own JSON.
+    frameworkErrors: (error, request, reply) => sendProblem(toApiError(error), request, reply),
     // Slow clients: a request whose headers or body never finish is closed (listener.ts).
     ...slowClientOptions(context.config),
   });
@@ -61,21 +71,20 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
   );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error as FastifyError);
-    if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+  function sendProblem(apiError: ApiError, request: FastifyRequest, reply: FastifyReply): void {
     reply
       .status(apiError.status)
       .headers(apiError.headers)
       .type("application/problem+json")
       .send(clientProblem(apiError, request.url, context.config.dataDir));
+  }
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error as FastifyError);
+    if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+    sendProblem(apiError, request, reply);
   });
   app.setNotFoundHandler((request, reply) => {
-    const apiError = errors.routeNotFound(request.method, withoutQuery(request.url));
-    reply
-      .status(404)
-      .type("application/problem+json")
-      .send(clientProblem(apiError, request.url, context.config.dataDir));
+    sendProblem(errors.routeNotFound(request.method, withoutQuery(request.url)), request, reply);
   });
 
   await app.register(swagger, {
@@ -120,6 +129,8 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
       await api.register(expositionRoutes, { context });
       await api.register(gatewayRoutes, { context });
       await api.register(endedSessionRoutes, { context });
+      await api.register(elicitedCredentialRoutes, { context });
+      await api.register(elicitationRoutes, { context });
       await api.register(gatewayProblemRoutes, { context });
       await api.register(streamRoutes, { context, hub: context.hub });
     },
@@ -155,9 +166,14 @@ function toApiError(error: FastifyError): ApiError {
       return errors.bodyTooLarge(Number(error.message.match(/\d+/)?.[0] ?? 0));
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return errors.unsupportedMediaType(error.message.split(": ").pop());
+    case "FST_ERR_BAD_URL":
+      return errors.badUrl();
+    case "FST_ERR_MAX_PARAM_LENGTH":
+      return errors.pathParameterTooLong(MAX_PARAM_LENGTH);
   }
   const database = databaseError(error);
   if (database) return database;
+  if (isDatabaseUnavailable(error)) return errors.databaseUnavailable();
   if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, error.code ?? "BAD_REQUEST", error.message);
   }

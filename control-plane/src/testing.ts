@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { validSamples } from "@atrium/crds";
+import { recordSecret, recordSecretFields, testLogging } from "@atrium/reliability/secrets";
 import type { SQL } from "drizzle-orm";
 import pg from "pg";
 import { request } from "undici";
@@ -13,8 +14,14 @@ import { type ControlPlane, startControlPlane } from "./app.ts";
 import { type ControlPlaneConfig, configFromEnv } from "./config.ts";
 import { parseKeySet } from "./secrets/key-set.ts";
 
-/** The OpenAPI importer on its own (no worker, no database), for its benchmark. */
-export { importOpenApi } from "./openapi/import.ts";
+/** Values and mutations for fuzz tests (fast-check). */
+export { type Json, mutatedAt } from "./fuzz-values.ts";
+/**
+ * The OpenAPI importer on its own (no database), for its benchmark; the import proper in this
+ * thread (what the import worker runs) and its coded refusal, for the import fuzz test.
+ */
+export { importOpenApi, importText, OpenApiImportError } from "./openapi/import.ts";
+export { runImportInWorker } from "./openapi/run-import.ts";
 /** An OpenAPI document whose schemas refer to each other `fanout` times per level (issue 11). */
 export { referenceChain } from "./openapi/test-documents.ts";
 
@@ -77,18 +84,24 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** Silent, or during a run with a run dir, verbose to a file of its own; its secrets in the run's ledger. */
 export function testConfig(overrides: Partial<ControlPlaneConfig> = {}): ControlPlaneConfig {
-  return {
+  const config: ControlPlaneConfig = {
     ...configFromEnv({}),
     host: "127.0.0.1",
     port: 0,
     dataDir: "",
-    logLevel: "silent",
+    ...testLogging("control-plane"),
     bootstrap: { ...TEST_ADMIN },
     // Replicas of one test share a fixed key, as replicas of a deployment must.
     encryption: parseKeySet({ activeKeyId: "test", keys: { test: Buffer.alloc(32, 7).toString("base64") } }),
     ...overrides,
   };
+  recordSecret("bootstrap admin password", config.bootstrap.password);
+  for (const keyId of config.encryption?.keyIds ?? [])
+    recordSecret("encryption key", config.encryption?.key(keyId)?.export());
+  recordSecret("legacy encryption key", config.encryption?.legacyKey()?.export());
+  return config;
 }
 
 export interface TestControlPlane extends ControlPlane {
@@ -329,6 +342,7 @@ export class ApiClient {
   constructor(baseUrl: string, token?: string) {
     this.baseUrl = baseUrl;
     this.token = token;
+    recordSecretFields({ token });
   }
 
   withToken(token: string): ApiClient {
@@ -353,11 +367,10 @@ export class ApiClient {
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await response.body.text();
-    return {
-      status: response.statusCode,
-      body: (text ? JSON.parse(text) : undefined) as T,
-      headers: response.headers,
-    } satisfies ApiResponse<T>;
+    const answer = (text ? JSON.parse(text) : undefined) as T;
+    // Passwords and secret values sent, tokens and keys answered: for the end-of-run log scan.
+    recordSecretFields({ body, answer, apiKey: headers["x-atrium-key"] }, path);
+    return { status: response.statusCode, body: answer, headers: response.headers } satisfies ApiResponse<T>;
   }
 }
 

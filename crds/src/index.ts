@@ -24,15 +24,19 @@ export {
 } from "./crd.ts";
 export { API_GROUP, API_VERSION, GROUP_VERSION } from "./group.ts";
 export { type KindDefinition, objectMeta } from "./kind.ts";
+export { type CircuitBreakerSettings, circuitBreaker } from "./kinds/circuit-breaker.ts";
 export {
   backendSecret,
   backendSecretFields,
+  bearerPlacementRule,
   ConfigurationPlan,
   configurationPlanRules,
   configurationPlanSpec,
   configurationPlanWarnings,
   headerPolicy,
+  oauth2ClientCredentials,
   oauthSettings,
+  planLimits,
   toolExposureMode,
 } from "./kinds/configuration-plan.ts";
 export { CustomTools, customTool, customToolsSpec, toolAnnotations, toolName } from "./kinds/custom-tools.ts";

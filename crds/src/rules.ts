@@ -68,9 +68,14 @@ export function withRules<T extends z.ZodType>(schema: T, rules: readonly Object
 
 /**
  * Makes exactly one of `keys` required on an object: checked by Zod and, through CEL, by the
- * API server, with the same message.
+ * API server, with the same message. `more` rules of the object go with it (a second withRules
+ * would replace its CEL).
  */
-export function exactlyOneOf<T extends z.ZodObject>(schema: T, keys: readonly (keyof T["shape"] & string)[]): T {
+export function exactlyOneOf<T extends z.ZodObject>(
+  schema: T,
+  keys: readonly (keyof T["shape"] & string)[],
+  more: readonly ObjectRule[] = [],
+): T {
   return withRules(schema, [
     {
       message: `exactly one of ${keys.join(", ")} must be set`,
@@ -78,5 +83,6 @@ export function exactlyOneOf<T extends z.ZodObject>(schema: T, keys: readonly (k
       cel: `[${keys.map((k) => `has(self.${k})`).join(", ")}].filter(x, x).size() == 1`,
       holds: (value) => keys.filter((k) => value[k] !== undefined).length === 1,
     },
+    ...more,
   ]);
 }

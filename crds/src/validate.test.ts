@@ -130,6 +130,7 @@ describe("validateResource", () => {
     const discovery = refusal(
       sample("ConfigurationPlan", {
         apiKey: undefined,
+        limits: undefined,
         toolExposureMode: "Discovery",
         oauth: { issuer: "https://id.example.com", toolScopes: { listPets: ["pets:read"] } },
       }),

@@ -1,6 +1,7 @@
 /**
- * Audit events of plans with `audit: true`: one per authentication decision and one per tool
- * call, with ECS field names, as JSON lines on a logger of their own (a file, or standard
+ * Audit events of plans with `audit: true`: one per authentication decision, one per tool call,
+ * one per call refused by the plan's limits and one per opening or closing of the backend circuit
+ * breaker, with ECS field names, as JSON lines on a logger of their own (a file, or standard
  * output), and as OTLP log records when OTEL_EXPORTER_OTLP_ENDPOINT is set (the OpenTelemetry
  * SDK's exporter). An event never holds a token, a key or an argument value: only who, what,
  * where and how it ended.
@@ -14,6 +15,9 @@ import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs
 import pino, { type DestinationStream } from "pino";
 import type { TokenPrincipal } from "./auth/bearer.ts";
 import type { AuthFailureReason } from "./auth/refusals.ts";
+import type { CircuitTransition } from "./circuit-breaker.ts";
+import type { LimitRefusal } from "./limits.ts";
+import type { ToolOutcomeWord } from "./metrics.ts";
 import type { ServedExposition } from "./registry.ts";
 
 /** Where one request came from, and the trace it belongs to. */
@@ -38,8 +42,24 @@ export interface ToolCallAudit {
   origin: AuditOrigin;
   tool: string;
   /** The backend's HTTP status, or what happened instead. */
-  outcome: number | "timeout" | "error" | "invalid" | "local";
+  outcome: number | ToolOutcomeWord;
   principal?: TokenPrincipal;
+}
+
+export interface LimitAudit {
+  served: ServedExposition;
+  origin: AuditOrigin;
+  refusal: LimitRefusal;
+  /** The tool called; undefined for a resource read. */
+  tool?: string;
+  principal?: TokenPrincipal;
+}
+
+export interface CircuitAudit {
+  served: ServedExposition;
+  /** The request whose backend call opened or closed the breaker. */
+  origin: AuditOrigin;
+  transition: CircuitTransition;
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -108,6 +128,52 @@ export function toolCallEvent(audit: ToolCallAudit): Event {
   };
 }
 
+export function circuitEvent(audit: CircuitAudit): Event {
+  const { exposition } = audit.served;
+  const { consecutiveFailures, coolDownSeconds } = exposition.plan.circuitBreaker;
+  const opened = audit.transition === "opened";
+  return {
+    ...common(audit.served, audit.origin, undefined),
+    message: opened
+      ? `backend circuit opened: calls fail fast for ${coolDownSeconds} s`
+      : "backend circuit closed: a trial call reached the backend",
+    event: {
+      kind: "event",
+      category: "network",
+      action: opened ? "backend_circuit_opened" : "backend_circuit_closed",
+      outcome: opened ? "failure" : "success",
+    },
+    atrium: {
+      exposition: { id: exposition.id, name: exposition.name },
+      plan: { id: exposition.plan.id, name: exposition.plan.name },
+      circuit_breaker: { consecutive_failures: consecutiveFailures, cool_down_seconds: coolDownSeconds },
+    },
+  };
+}
+
+export function limitEvent(audit: LimitAudit): Event {
+  const { exposition } = audit.served;
+  const { scope, kind, limit, retryAfterSeconds } = audit.refusal;
+  return {
+    ...common(audit.served, audit.origin, audit.principal),
+    message: `call refused by the ${scope} ${kind} limit: retry in ${retryAfterSeconds} s`,
+    event: {
+      kind: "event",
+      category: "api",
+      action: "call_limited",
+      outcome: "failure",
+      reason: `${kind}_limit`,
+    },
+    // A tool's limit answers with an isError result inside a 200.
+    http: { response: { status_code: scope === "tool" ? 200 : 429 } },
+    atrium: {
+      exposition: { id: exposition.id, name: exposition.name },
+      limit: { scope, kind, value: limit, retry_after_seconds: retryAfterSeconds },
+      ...(audit.tool ? { tool: { name: audit.tool } } : {}),
+    },
+  };
+}
+
 /** `{ a: { b: 1 } }` → `{ "a.b": 1 }`: OTLP attributes are flat. */
 function flatten(value: Event, prefix = "", into: Record<string, string | number> = {}) {
   for (const [key, inner] of Object.entries(value)) {
@@ -156,6 +222,14 @@ export class AuditLog {
 
   toolCall(audit: ToolCallAudit): void {
     this.write(toolCallEvent(audit));
+  }
+
+  limited(audit: LimitAudit): void {
+    this.write(limitEvent(audit));
+  }
+
+  circuit(audit: CircuitAudit): void {
+    this.write(circuitEvent(audit));
   }
 
   private write(event: Event): void {

@@ -1,7 +1,7 @@
 /**
- * Backends against real loopback listeners: what a client learns of an unreachable backend
- * (a correlation id, no address or error code) and what the log learns (where and why, never
- * the request's query, which may carry the backend secret).
+ * Backends against real loopback listeners: what a client learns of an unreachable backend, or of
+ * one whose connection fails mid-answer (a correlation id, no address or error code), and what the
+ * log learns (where and why, never the request's query, which may carry the backend secret).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -34,7 +34,7 @@ describe("Backends", () => {
     const warn = (fields: Record<string, unknown>, message: string) => {
       logged.push({ fields, message });
     };
-    backends.setLogger({ warn: warn as FastifyBaseLogger["warn"] });
+    backends.setLogger({ warn: warn as FastifyBaseLogger["warn"], info: () => {} });
     const port = await closedPort();
     const outcome = await backends.call(
       parseBackendEndpoint(`http://127.0.0.1:${port}/api`),
@@ -94,12 +94,80 @@ describe("Backends", () => {
     }
   });
 
+  it("says an answer was cut short when the connection fails after the backend began it", async () => {
+    const logged: Record<string, unknown>[] = [];
+    const warn = (fields: Record<string, unknown>) => {
+      logged.push(fields);
+    };
+    backends.setLogger({ warn: warn as FastifyBaseLogger["warn"], info: () => {} });
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"pets":[', () => res.socket?.resetAndDestroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const outcome = await backends.call(
+        parseBackendEndpoint(`http://127.0.0.1:${port}`),
+        plan,
+        { method: "GET", path: "/", headers: {} },
+        {},
+        { share: {} },
+      );
+      const message = outcome.kind === "error" ? outcome.message : JSON.stringify(outcome);
+      expect(message).toMatch(
+        /^The backend's answer \(HTTP 200\) was cut short: its connection closed before the end \(correlation id [0-9a-f]{16}\)$/,
+      );
+      expect(logged.at(-1)).toMatchObject({ backend: `http://127.0.0.1:${port}`, status: 200 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("keeps the circuit breaker of a slow backend closed when a burst's overflow times out in the share's queue", async () => {
+    let received = 0;
+    const server = createServer((_req, res) => {
+      received++;
+      setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end("{}"), 400);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const slowPlan = {
+      id: "slow-plan",
+      backendTimeoutMs: 1_000,
+      circuitBreaker: { enabled: true, consecutiveFailures: 5, coolDownSeconds: 30 },
+    } as CompiledExposition["plan"];
+    const share = {};
+    const call = () =>
+      backends.call(
+        parseBackendEndpoint(`http://127.0.0.1:${port}`),
+        slowPlan,
+        { method: "GET", path: "/", headers: {} },
+        {},
+        { share },
+      );
+    try {
+      // Three waves of 16 for one tool: answered at 400 ms and 800 ms; the third gets its slots at
+      // 800 ms and times out at 1 s, after 200 ms at the backend: the queue's fault, not the backend's.
+      const burst = await Promise.all(Array.from({ length: 3 * SHARE_CONNECTIONS }, call));
+      const kinds = burst.map((outcome) => outcome.kind);
+      expect(kinds.filter((kind) => kind === "response")).toHaveLength(2 * SHARE_CONNECTIONS);
+      expect(kinds.filter((kind) => kind === "timeout")).toHaveLength(SHARE_CONNECTIONS);
+      // 16 timeouts in a row after the last answer (5 open it): still closed, the next call is answered.
+      expect((await call()).kind).toBe("response");
+      expect(received).toBeGreaterThan(3 * SHARE_CONNECTIONS);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("names an environment variable without a value in the log only", async () => {
     const logged: Record<string, unknown>[] = [];
     const warn = (fields: Record<string, unknown>) => {
       logged.push(fields);
     };
-    backends.setLogger({ warn: warn as FastifyBaseLogger["warn"] });
+    backends.setLogger({ warn: warn as FastifyBaseLogger["warn"], info: () => {} });
     const variable = "ATRIUM_BACKEND_SECRET_NEVER_SET_IN_TESTS";
     const outcome = await backends.call(
       parseBackendEndpoint("http://127.0.0.1:1"),

@@ -9,20 +9,44 @@
  * in its own queue, so a tool whose backend hangs cannot starve the other tools of that origin.
  *
  * A backend that cannot be reached is reported to the client as "unreachable" with a correlation
- * id; its address and error code go to the log only, under that id. So does the name of an
+ * id, one whose connection fails after its answer began as having closed it before the answer was
+ * complete; its address and error code go to the log only, under that id. So does the name of an
  * environment variable that holds no backend secret.
+ *
+ * A plan whose backend secret is `oauth2ClientCredentials` sends a token from BackendTokens
+ * (backend-token.ts) as `Authorization: Bearer`; a 401 from the backend drops that token and the
+ * call is sent once more with a new one.
+ *
+ * Each call passes the plan's circuit breaker for its backend origin (circuit-breaker.ts) once it
+ * is ready to be sent: an open breaker answers "unavailable" at once, with when to retry. A call
+ * that timed out after waiting in its share's queue for most of its time counts neither way.
  */
 import { randomBytes } from "node:crypto";
 import type { CompiledExposition } from "@atrium/contract";
+import { circuitBreaker } from "@atrium/crds";
 import type { FastifyBaseLogger } from "fastify";
 import { type Dispatcher, Pool } from "undici";
+import { BackendTokens, type TokenFailure } from "./backend-token.ts";
+import {
+  type CallVerdict,
+  type CircuitBreaker,
+  CircuitBreakers,
+  type CircuitTransition,
+  isRefusal,
+  type Ticket,
+} from "./circuit-breaker.ts";
 import { type BackendBase, type BackendRequest, joinBackendUrl } from "./tools/request.ts";
 import type { BackendResponse } from "./tools/result.ts";
 
 export type BackendOutcome =
   | { kind: "response"; response: BackendResponse }
   | { kind: "timeout"; ms: number }
-  | { kind: "error"; message: string };
+  | { kind: "error"; message: string }
+  /** Refused by the open circuit breaker, without calling the backend. */
+  | { kind: "unavailable"; message: string; retryAfterSeconds: number };
+
+/** What a call did to its breaker: opened or closed it, or was refused by it. */
+export type CircuitEvent = CircuitTransition | "refused";
 
 type Plan = CompiledExposition["plan"];
 
@@ -37,7 +61,14 @@ export interface CallScope {
   share: object;
   /** `performance.now()` by which it must be answered, when earlier than the plan's timeout (a batch's deadline). */
   deadline?: number;
+  /** Told when the call opened or closed its breaker, or was refused by it (metrics, audit). */
+  onCircuit?: (event: CircuitEvent) => void;
+  /** Set on the one retry after a backend 401 refused a client-credentials token. */
+  afterRefresh?: boolean;
 }
+
+/** For plans that carry no breaker settings (built by hand in tests): the schema's defaults. */
+const DEFAULT_CIRCUIT_BREAKER = circuitBreaker.parse(undefined);
 
 /** ${env:VAR} values are read once: fixed for the lifetime of the process. */
 const environment = new Map<string, string | undefined>();
@@ -46,19 +77,42 @@ function fromEnvironment(variable: string): string | undefined {
   return environment.get(variable);
 }
 
+/** What `promise` gives within `ms`, or undefined when it takes longer. */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A secret's value: decrypted by the control plane, or read from the gateway's environment. */
+function secretValue(secret: { source: string; value?: string; variable?: string }): string | undefined {
+  return secret.source === "value" ? secret.value : fromEnvironment(secret.variable ?? "");
+}
+
 export class Backends {
   private readonly pools = new Map<string, Pool>();
   /** Keyed by what stands for each share: they go with the tools they belong to. */
   private readonly shares = new WeakMap<object, Share>();
   private readonly maxBodyBytes: number;
-  private log: Pick<FastifyBaseLogger, "warn"> | undefined;
+  private log: Pick<FastifyBaseLogger, "warn" | "info"> | undefined;
+  readonly breakers: CircuitBreakers;
+  /** Client-credentials tokens of the plans that use them, on this replica. */
+  readonly tokens: BackendTokens;
 
-  constructor(options: { maxBodyBytes: number }) {
+  constructor(options: { maxBodyBytes: number; breakers?: CircuitBreakers; tokens?: BackendTokens }) {
     this.maxBodyBytes = options.maxBodyBytes;
+    this.breakers = options.breakers ?? new CircuitBreakers();
+    this.tokens = options.tokens ?? new BackendTokens();
   }
 
   /** Where failures with a correlation id are logged (the server's logger, set when it is built). */
-  setLogger(log: Pick<FastifyBaseLogger, "warn">): void {
+  setLogger(log: Pick<FastifyBaseLogger, "warn" | "info">): void {
     this.log = log;
   }
 
@@ -83,8 +137,27 @@ export class Backends {
     if (call.contentType) headers["content-type"] = call.contentType;
     applyHeaderPolicy(plan, clientHeaders, headers);
     const secret = plan.backendSecret;
-    if (secret && secret.source !== "elicit") {
-      const value = secret.source === "value" ? secret.value : fromEnvironment(secret.variable ?? "");
+    let bearer: string | undefined;
+    if (secret?.source === "oauth2ClientCredentials" && secret.clientCredentials) {
+      const credentials = secret.clientCredentials;
+      const clientSecret = secretValue(credentials.clientSecret);
+      if (clientSecret === undefined) {
+        return this.withCorrelation(
+          "The gateway has no value for the backend's client secret",
+          "backend secret not set",
+          {
+            variable: credentials.clientSecret.variable,
+          },
+        );
+      }
+      // The token counts against the call's time, like the wait for a connection.
+      const got = await withinMs(this.tokens.token(plan.id, credentials, clientSecret), timeoutMs);
+      if (got === undefined) return { kind: "timeout", ms: plan.backendTimeoutMs };
+      if (got.kind === "error") return this.tokenFailure(got, plan);
+      bearer = got.token;
+      headers.authorization = `Bearer ${bearer}`;
+    } else if (secret && secret.source !== "elicit") {
+      const value = secretValue(secret);
       if (value === undefined) {
         return this.withCorrelation("The gateway has no value for the backend secret", "backend secret not set", {
           variable: secret.variable,
@@ -104,24 +177,101 @@ export class Backends {
       headersTimeout: 0,
       bodyTimeout: 0,
     };
+    const settings = plan.circuitBreaker ?? DEFAULT_CIRCUIT_BREAKER;
+    const breaker = settings.enabled ? this.breakers.of(plan.id, target.origin) : undefined;
+    let ticket: Ticket | undefined;
+    if (breaker) {
+      const admission = breaker.admit();
+      if (isRefusal(admission)) {
+        scope.onCircuit?.("refused");
+        const { retryAfterSeconds, correlationId } = admission;
+        return {
+          kind: "unavailable",
+          retryAfterSeconds,
+          message:
+            "The backend is unavailable: calls to it failed repeatedly, so the gateway stopped calling it for a " +
+            `while. Retry in ${retryAfterSeconds} s (correlation id ${correlationId})`,
+        };
+      }
+      ticket = admission;
+    }
+    // Only a call that waited for a token has spent time already: the others skip reading the clock.
+    const callMs = bearer === undefined ? timeoutMs : started + timeoutMs - performance.now();
+    if (callMs <= 0) return { kind: "timeout", ms: plan.backendTimeoutMs };
     const pool = this.pool(target.origin);
     const share = this.share(scope.share);
     const outcome = await new Promise<CallResult>((resolve) => {
-      share.enter(new PendingCall(pool, options, share, this.maxBodyBytes, timeoutMs, resolve));
+      share.enter(new PendingCall(pool, options, share, this.maxBodyBytes, callMs, started + timeoutMs, resolve));
     });
+    // undici refuses what it cannot send (a header value with CR/LF): the plan's fault, not the backend's.
+    const invalid = outcome.kind === "failed" && outcome.error.code === "UND_ERR_INVALID_ARG";
+    // A call that spent most of its time queued behind its tool's other calls says nothing of the
+    // backend: under a burst, the gateway's own queue must not open the breaker of a backend that answers.
+    const neutral = invalid || (outcome.kind === "timeout" && outcome.queued);
+    if (breaker && ticket !== undefined) {
+      const verdict: CallVerdict = neutral ? "neutral" : outcome.kind === "response" ? "reached" : "unreachable";
+      const transition = breaker.record(ticket, verdict, settings);
+      if (transition) this.reportTransition(transition, breaker, plan, target.origin, outcome, scope);
+    }
     if (outcome.kind === "timeout") return { kind: "timeout", ms: plan.backendTimeoutMs };
     if (outcome.kind === "failed") {
-      // undici refuses what it cannot send (a header value with CR/LF): the plan's fault, said as is.
-      if (outcome.error.code === "UND_ERR_INVALID_ARG")
-        return { kind: "error", message: `The backend request is invalid: ${outcome.error.message}` };
+      if (invalid) return { kind: "error", message: `The backend request is invalid: ${outcome.error.message}` };
       const { code, message: reason } = outcome.error;
+      if (outcome.answerStatus !== undefined) {
+        return this.withCorrelation(
+          `The backend's answer (HTTP ${outcome.answerStatus}) was cut short: its connection closed before the end`,
+          "backend answer cut short",
+          { backend: target.origin, status: outcome.answerStatus, code, reason },
+        );
+      }
       return this.withCorrelation("The backend is unreachable", "backend unreachable", {
         backend: target.origin,
         code,
         reason,
       });
     }
+    if (bearer !== undefined && outcome.response.status === 401 && !scope.afterRefresh) {
+      // The token may have been revoked or rotated before its expiry: one new token, one more try.
+      this.tokens.invalidate(plan.id, bearer);
+      return this.call(backend, plan, call, clientHeaders, {
+        ...scope,
+        deadline: started + timeoutMs,
+        afterRefresh: true,
+      });
+    }
     return outcome;
+  }
+
+  private tokenFailure(failure: TokenFailure, plan: Plan): BackendOutcome {
+    return this.withCorrelation(failure.forClient, failure.forLog, { plan: plan.id, ...failure.details });
+  }
+
+  /** The log learns where and why a breaker opened (under the id refused calls quote), and when it closed. */
+  private reportTransition(
+    transition: CircuitTransition,
+    breaker: CircuitBreaker,
+    plan: Plan,
+    origin: string,
+    last: CallResult,
+    scope: CallScope,
+  ): void {
+    if (transition === "opened") {
+      const settings = plan.circuitBreaker ?? DEFAULT_CIRCUIT_BREAKER;
+      this.log?.warn(
+        {
+          correlationId: breaker.correlationId,
+          plan: plan.id,
+          backend: origin,
+          lastFailure: last.kind === "failed" ? (last.error.code ?? last.error.message) : last.kind,
+          consecutiveFailures: settings.consecutiveFailures,
+          coolDownSeconds: settings.coolDownSeconds,
+        },
+        "backend circuit opened: calls fail fast for the cool-down",
+      );
+    } else {
+      this.log?.info({ plan: plan.id, backend: origin }, "backend circuit closed: a trial call reached the backend");
+    }
+    scope.onCircuit?.(transition);
   }
 
   async close(): Promise<void> {
@@ -174,17 +324,24 @@ class Share {
   /** A started call settled: its slot goes to the next call still waiting. */
   leave(): void {
     this.active--;
+    if (this.waiting.length === 0) return;
+    const now = performance.now(); // read only when calls queue: a call that gets its slot at once never does
     let next = this.waiting.shift();
-    // Calls that timed out while waiting settled without a slot: skip them.
-    while (next?.settled) next = this.waiting.shift();
-    if (next) this.start(next);
+    // Calls that timed out while waiting settled without a slot; one whose time is up is not sent
+    // either (its timer may fire just after the slot's previous holder's, in the same tick).
+    while (next && (next.settled || next.expireBy(now))) next = this.waiting.shift();
+    if (!next) return;
+    next.dequeuedAt = now;
+    this.start(next);
   }
 }
 
 type CallResult =
   | { kind: "response"; response: BackendResponse }
-  | { kind: "timeout" }
-  | { kind: "failed"; error: Error & { code?: string } };
+  /** `queued`: it held its share's slot for less than half its time (or never), waiting behind the tool's other calls. */
+  | { kind: "timeout"; queued: boolean }
+  /** `answerStatus`: the backend's answer had begun (status and headers read) when the connection failed. */
+  | { kind: "failed"; error: Error & { code?: string }; answerStatus?: number };
 
 /**
  * One backend call from entering its share to its outcome: the timer of the whole call, and
@@ -196,11 +353,15 @@ class PendingCall implements Dispatcher.DispatchHandler {
   settled = false;
   /** Holds a slot of its share (a call that times out while waiting never does). */
   started = false;
+  /** When it left its share's queue for a slot; undefined when it got one at once. */
+  dequeuedAt: number | undefined;
   private readonly pool: Dispatcher;
   private readonly options: Dispatcher.DispatchOptions;
   private readonly share: Share;
   private controller: Dispatcher.DispatchController | undefined;
   private readonly timer: NodeJS.Timeout;
+  /** `performance.now()` by which it must be settled. */
+  private readonly deadline: number;
   private status = 0;
   private headers: BackendResponse["headers"] = {};
   private readonly chunks: Buffer[] = [];
@@ -214,17 +375,28 @@ class PendingCall implements Dispatcher.DispatchHandler {
     share: Share,
     max: number,
     timeoutMs: number,
+    deadline: number,
     resolve: (result: CallResult) => void,
   ) {
+    this.deadline = deadline;
     this.pool = pool;
     this.options = options;
     this.share = share;
     this.max = max;
     this.resolve = resolve;
     this.timer = setTimeout(() => {
-      this.settle({ kind: "timeout" });
+      const queued =
+        !this.started || (this.dequeuedAt !== undefined && performance.now() - this.dequeuedAt < timeoutMs / 2);
+      this.settle({ kind: "timeout", queued });
       this.controller?.abort(new Error("backend timeout"));
     }, timeoutMs);
+  }
+
+  /** A waiting call whose time is up at `now` (within a timer's 1 ms granularity) times out without being sent. */
+  expireBy(now: number): boolean {
+    if (now < this.deadline - 1) return false;
+    this.settle({ kind: "timeout", queued: true });
+    return true;
   }
 
   send(): void {
@@ -260,7 +432,8 @@ class PendingCall implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error) {
-    this.settle({ kind: "failed", error }); // ignored after our own abort (timeout, read cap)
+    // ignored after our own abort (timeout, read cap)
+    this.settle({ kind: "failed", error, ...(this.status === 0 ? {} : { answerStatus: this.status }) });
   }
 
   private finish(truncated: boolean) {

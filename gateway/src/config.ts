@@ -27,9 +27,17 @@ export interface GatewayConfig {
   envAllow?: string[];
   /** Signs legacy (2025) session ids; replicas of a group share it so any of them serves a session. */
   sessionKey: Buffer | undefined;
+  /**
+   * The cluster key (ATRIUM_GATEWAY_CLUSTER_KEY_FILE): every gateway of a cluster holds the same;
+   * it seals MRTR request states and encrypts elicited credentials (elicitation/cluster-keys.ts).
+   * Undefined when not set (the elicitation flow is not served yet, issue 15).
+   */
+  clusterKey: Buffer | undefined;
   bodyLimitBytes: number;
   maxResultBytes: number;
   logLevel: string;
+  /** A file the log is appended to instead of standard output (set by test support; not read from the environment). */
+  logFile?: string;
   /**
    * Host names MCP requests may name in Host and Origin (DNS-rebinding protection): the FQDNs,
    * localhost, and ATRIUM_GATEWAY_ALLOWED_HOSTS; undefined when that variable is `*`.
@@ -102,6 +110,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     throw new Error(`invalid gateway identity: ${problems.join("; ")}`);
   }
   const sessionKey = sessionKeyFromEnv(env);
+  const clusterKeyFile = env.ATRIUM_GATEWAY_CLUSTER_KEY_FILE;
+  const clusterKey = clusterKeyFile ? keyFromFile("ATRIUM_GATEWAY_CLUSTER_KEY_FILE", clusterKeyFile) : undefined;
   const { id, fqdns, labels } = identity.data;
   const envAllow = envAllowPatterns(env.ATRIUM_GATEWAY_ENV_ALLOW);
   envPolicy(envAllow); // refuses a malformed pattern at start-up
@@ -124,6 +134,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     labels,
     cacheDir: env.ATRIUM_GATEWAY_CACHE_DIR || join(homedir(), ".cache", "atrium", "gateway", id),
     sessionKey,
+    clusterKey,
     envAllow,
     bodyLimitBytes: integer(env, "ATRIUM_GATEWAY_BODY_LIMIT_BYTES", 1024 * 1024),
     maxResultBytes: integer(env, "ATRIUM_GATEWAY_MAX_RESULT_BYTES", 1024 * 1024),
@@ -146,21 +157,26 @@ function sessionKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
   const file = env.ATRIUM_GATEWAY_SESSION_KEY_FILE;
   if (file && env.ATRIUM_GATEWAY_SESSION_KEY)
     throw new Error("set ATRIUM_GATEWAY_SESSION_KEY or ATRIUM_GATEWAY_SESSION_KEY_FILE, not both");
-  const source = file ? "ATRIUM_GATEWAY_SESSION_KEY_FILE" : "ATRIUM_GATEWAY_SESSION_KEY";
-  let text = env.ATRIUM_GATEWAY_SESSION_KEY;
-  if (file) {
-    try {
-      text = readFileSync(file, "utf8").trim();
-    } catch (error) {
-      throw new Error(`ATRIUM_GATEWAY_SESSION_KEY_FILE: cannot read ${file}: ${(error as Error).message}`);
-    }
+  if (file) return keyFromFile("ATRIUM_GATEWAY_SESSION_KEY_FILE", file);
+  const text = env.ATRIUM_GATEWAY_SESSION_KEY;
+  return text ? keyFromText("ATRIUM_GATEWAY_SESSION_KEY", text) : undefined;
+}
+
+/** A key file (a keystore entry): base64 of at least 32 bytes; missing, empty or short stops the gateway. */
+function keyFromFile(variable: string, file: string): Buffer {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8").trim();
+  } catch (error) {
+    throw new Error(`${variable}: cannot read ${file}: ${(error as Error).message}`);
   }
-  if (!text) {
-    if (file) throw new Error(`ATRIUM_GATEWAY_SESSION_KEY_FILE: ${file} is empty`);
-    return undefined;
-  }
+  if (!text) throw new Error(`${variable}: ${file} is empty`);
+  return keyFromText(variable, text);
+}
+
+function keyFromText(variable: string, text: string): Buffer {
   const key = Buffer.from(text, "base64");
-  if (key.length < 32) throw new Error(`${source} must be base64 of at least 32 bytes`);
+  if (key.length < 32) throw new Error(`${variable} must be base64 of at least 32 bytes`);
   return key;
 }
 

@@ -8,6 +8,7 @@ import { BearerVerifiers } from "./auth/bearer.ts";
 import { ClientAuthenticator } from "./auth/client-auth.ts";
 import { DEFAULT_ISSUER_KEY_OPTIONS } from "./auth/issuer-keys.ts";
 import { Backends } from "./backend.ts";
+import { circuitMetrics } from "./circuit-metrics.ts";
 import type { GatewayConfig } from "./config.ts";
 import { DEFAULT_ENV_ALLOW, envPolicy } from "./env-policy.ts";
 import { SessionSigner } from "./mcp/sessions.ts";
@@ -67,7 +68,7 @@ export async function startGateway(
     app.log.warn("ATRIUM_GATEWAY_SESSION_KEY is not set: 2025-era sessions only work on this replica");
   }
   sync = new ControlPlaneSync(config, registry, sessions, app.log, VERSION);
-  metrics.collectors.push(syncMetrics(sync, registry));
+  metrics.collectors.push(syncMetrics(sync, registry), circuitMetrics(backends.breakers, registry));
   const address = await app.listen({ host: config.host, port: config.port });
   sync.start();
   return {

@@ -15,9 +15,11 @@
  */
 
 import { STATUS_CODES } from "node:http";
+import type { CircuitEvent } from "./backend.ts";
+import type { LimitKind, LimitScope } from "./limits.ts";
 
 /** Tool-call outcomes the gateway names itself, beside backend HTTP statuses. */
-const OUTCOME_WORDS = ["timeout", "error", "invalid", "local"] as const;
+const OUTCOME_WORDS = ["timeout", "error", "invalid", "local", "unavailable"] as const;
 export type ToolOutcomeWord = (typeof OUTCOME_WORDS)[number];
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -154,7 +156,7 @@ export class HistogramFamily extends Family<HistogramState> {
   }
 }
 
-function escapeLabel(value: string): string {
+export function escapeLabel(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
 
@@ -182,6 +184,23 @@ export class GatewayMetrics {
     LATENCY_BUCKETS,
   );
 
+  readonly circuitOpens = new CounterFamily(
+    "atrium_backend_circuit_opens_total",
+    "Times a call of the exposition opened its plan's backend circuit breaker (a failed trial call opens it again)",
+    ["exposition"],
+  );
+  readonly circuitRefusals = new CounterFamily(
+    "atrium_backend_circuit_refused_total",
+    "Calls answered at once by an open backend circuit breaker, without calling the backend",
+    ["exposition"],
+  );
+
+  readonly limitedCalls = new CounterFamily(
+    "atrium_limited_calls_total",
+    "Backend calls refused by the plan's limits on this replica, by exposition, scope (plan, caller, tool) and kind (rate, concurrency)",
+    ["exposition", "scope", "kind"],
+  );
+
   /** `exposition`: a served Exposition's id; `method`: as the client sent it (mapped here). */
   request(exposition: string, method: string, status: number, seconds: number): void {
     const label = methodLabel(method);
@@ -195,13 +214,33 @@ export class GatewayMetrics {
     this.backendLatency.observe(seconds, exposition, tool);
   }
 
+  /** A backend call of the Exposition opened its breaker or was refused by it (a close is only logged and audited). */
+  circuit(exposition: string, event: CircuitEvent): void {
+    if (event === "opened") this.circuitOpens.inc(exposition);
+    else if (event === "refused") this.circuitRefusals.inc(exposition);
+  }
+
+  /** A call of the Exposition refused by its limits; scope and kind are the limiter's closed words. */
+  limited(exposition: string, scope: LimitScope, kind: LimitKind): void {
+    this.limitedCalls.inc(exposition, scope, kind);
+  }
+
   /** Families rendered by their owners at scrape time (the sync's staleness and refusals). */
   readonly collectors: ((out: string[]) => void)[] = [];
 
   /** The text exposition format. */
   render(): string {
     const out: string[] = [];
-    for (const family of [this.requests, this.latency, this.backendCalls, this.backendLatency]) family.render(out);
+    for (const family of [
+      this.requests,
+      this.latency,
+      this.backendCalls,
+      this.backendLatency,
+      this.circuitOpens,
+      this.circuitRefusals,
+      this.limitedCalls,
+    ])
+      family.render(out);
     for (const collect of this.collectors) collect(out);
     return `${out.join("\n")}\n`;
   }

@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { type CompiledExposition, compiledExposition, PROBLEM_MESSAGE_MAX } from "@atrium/contract";
 import { z } from "zod";
 import { DEFAULT_ENV_ALLOW, type EnvPolicy, envPolicy } from "./env-policy.ts";
+import { ExpositionLimiter } from "./limits.ts";
 import { type CompiledTemplate, compileTemplates } from "./mcp/resources.ts";
 import { SerializedResult } from "./mcp/serialized.ts";
 import { compileToolset } from "./tools/compile.ts";
@@ -20,7 +21,7 @@ import { type BackendBase, parseBackendEndpoint } from "./tools/request.ts";
 import type { Toolset } from "./tools/runtime.ts";
 
 /** Why an Exposition is not served: a closed set, used as a metric label. */
-export const REFUSAL_REASONS = ["invalid", "compile", "environment"] as const;
+export const REFUSAL_REASONS = ["invalid", "compile", "environment", "unsupported"] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** An Exposition received but not served, and why (kept in the cache too). */
@@ -56,6 +57,8 @@ export interface ServedExposition {
    * much of the valid key a wrong one shares.
    */
   verifiedKeys: Set<string>;
+  /** The plan's limits on this replica; undefined when it has none. A changed Exposition starts afresh. */
+  limiter: ExpositionLimiter | undefined;
 }
 
 const defaultEnvPolicy = envPolicy(DEFAULT_ENV_ALLOW);
@@ -63,8 +66,16 @@ const defaultEnvPolicy = envPolicy(DEFAULT_ENV_ALLOW);
 /** Compiles one Exposition for serving; throws a RefusedExposition when it cannot be served. */
 export function serve(exposition: CompiledExposition, allowEnv: EnvPolicy = defaultEnvPolicy): ServedExposition {
   const secret = exposition.plan.backendSecret;
-  if (secret?.source === "env") {
-    const refused = allowEnv(secret.variable ?? "");
+  // Fail closed: serving it would call the backend without the credential each user was to give.
+  if (secret?.source === "elicit")
+    throw new RefusedExposition(
+      "unsupported",
+      "its plan's backend secret is elicited from each user (backendSecret.elicit), which gateways do not serve " +
+        "yet: use a stored secret, ${env:…} or oauth2ClientCredentials until then",
+    );
+  const variable = secret?.source === "env" ? secret.variable : secret?.clientCredentials?.clientSecret.variable;
+  if (variable !== undefined) {
+    const refused = allowEnv(variable);
     if (refused) throw new RefusedExposition("environment", refused);
   }
   try {
@@ -76,10 +87,15 @@ export function serve(exposition: CompiledExposition, allowEnv: EnvPolicy = defa
 
 function compiled(exposition: CompiledExposition): ServedExposition {
   const toolset = compileToolset(exposition);
-  // Fail closed: a per-tool scope on a name no tool has would leave the intended tool unguarded.
-  const unknown = Object.keys(exposition.plan.oauth?.toolScopes ?? {}).filter((name) => !toolset.get(name));
-  if (unknown.length > 0) {
-    throw new Error(`oauth.toolScopes names tools this Exposition does not have: ${unknown.join(", ")}`);
+  // Fail closed: a per-tool scope or limit on a name no tool has would leave the intended tool unguarded.
+  const { oauth, limits } = exposition.plan;
+  for (const [field, byTool] of [
+    ["oauth.toolScopes", oauth?.toolScopes],
+    ["limits.tools", limits?.tools],
+  ] as const) {
+    const unknown = Object.keys(byTool ?? {}).filter((name) => !toolset.get(name));
+    if (unknown.length > 0)
+      throw new Error(`${field} names tools this Exposition does not have: ${unknown.join(", ")}`);
   }
   return {
     exposition,
@@ -89,6 +105,7 @@ function compiled(exposition: CompiledExposition): ServedExposition {
     apiKeyHash: exposition.plan.apiKeyHash ? Buffer.from(exposition.plan.apiKeyHash, "hex") : undefined,
     serialized: new Map(),
     verifiedKeys: new Set(),
+    limiter: limits ? new ExpositionLimiter(limits) : undefined,
   };
 }
 
@@ -148,7 +165,11 @@ export class ExpositionRegistry {
   }
 
   all(): CompiledExposition[] {
-    return [...this.maps.byId.values()].map((served) => served.exposition);
+    return this.served().map((served) => served.exposition);
+  }
+
+  served(): ServedExposition[] {
+    return [...this.maps.byId.values()];
   }
 
   /** A snapshot: everything is replaced. Returns what was refused. */

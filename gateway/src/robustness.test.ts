@@ -1,8 +1,8 @@
 /**
  * The gateway under hostile or unlucky traffic, end to end against a real control plane and a
  * real backend that hangs, answers fast, or answers with deeply nested JSON: bounded metrics on
- * the management listener, JSON-RPC batch limits, per-tool pool shares and whole-call timeouts,
- * nesting limits, and slow or greedy clients.
+ * the management listener, JSON-RPC batch limits, per-tool pool shares and whole-call timeouts
+ * (and the circuit breaker a run of them opens), nesting limits, and slow or greedy clients.
  */
 import { createServer, type ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
@@ -61,7 +61,8 @@ beforeAll(async () => {
   backend = await startHostileBackend();
   const { expositionId } = await stack.expose("hostile", {
     openapi: HOSTILE_OPENAPI,
-    plan: { backendEndpoint: backend.url, backendTimeoutMs: 2_000 },
+    // A short cool-down: the hanging tool's timeouts open the plan's circuit breaker.
+    plan: { backendEndpoint: backend.url, backendTimeoutMs: 2_000, circuitBreaker: { coolDownSeconds: 1 } },
   });
   path = `/mcp/${expositionId}`;
   gateway = await stack.startGateway({ bodyLimitBytes: 1024 * 1024 });
@@ -209,6 +210,16 @@ describe("backend pools and timeouts", () => {
       expect(r.body.result.content[0].text).toContain("HTTP 504");
       expect(ms).toBeLessThan(3_500); // 2 s timeouts, however long the call waited for a connection (was 6 s)
     }
+    // 150 timeouts in a row opened the plan's circuit breaker: the fast tool is refused too, without
+    // reaching the backend, until a trial call after the cool-down closes it.
+    const fastBefore = backend.count("/fast");
+    const refused = await callTool("fast");
+    expect(refused.body.result).toMatchObject({ isError: true });
+    expect(refused.body.result.content[0].text).toMatch(/^The backend is unavailable: .* Retry in 1 s/);
+    expect(backend.count("/fast")).toBe(fastBefore);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await callTool("fast")).body.result.isError).toBeFalsy();
+    expect(backend.count("/fast")).toBe(fastBefore + 1);
   }, 30_000);
 });
 

@@ -3,10 +3,12 @@
  * logged without their query string (a backend secret or key may travel in it), and a backend
  * that cannot be reached is logged with its origin, error code and correlation id only.
  */
+
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import type { CompiledExposition } from "@atrium/contract";
+import { captureOutput } from "@atrium/reliability/secrets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Backends } from "./backend.ts";
 import { SessionSigner } from "./mcp/sessions.ts";
@@ -18,6 +20,7 @@ import { parseBackendEndpoint } from "./tools/request.ts";
 const lines: string[] = [];
 const logStream = new PassThrough();
 logStream.on("data", (chunk: Buffer) => lines.push(...chunk.toString().split("\n").filter(Boolean)));
+captureOutput("gateway", logStream); // and to the run dir, for the end-of-run secrets scan
 const backends = new Backends({ maxBodyBytes: 1024 });
 let app: Awaited<ReturnType<typeof buildGatewayServer>>;
 

@@ -28,6 +28,7 @@ export interface GatewayParts {
     | "bodyLimitBytes"
     | "maxResultBytes"
     | "logLevel"
+    | "logFile"
     | "allowedHosts"
     | "managementHost"
     | "managementPort"
@@ -113,7 +114,7 @@ function serverOptions(parts: GatewayParts): FastifyServerOptions {
     ...slowClientOptions(parts.config),
     logger: {
       level: parts.config.logLevel,
-      ...(parts.logStream ? { stream: parts.logStream } : {}),
+      ...(parts.logStream ? { stream: parts.logStream } : { file: parts.config.logFile }),
       // Client credentials never reach the log.
       redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],
       // Nor do query strings, which may carry them.

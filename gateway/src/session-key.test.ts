@@ -1,6 +1,7 @@
 /**
- * The session key from the environment or from a file (ATRIUM_GATEWAY_SESSION_KEY_FILE), as the
- * Helm chart mounts the cluster keystore: every replica reading the same file signs alike.
+ * The session key from the environment or from a file (ATRIUM_GATEWAY_SESSION_KEY_FILE), and the
+ * cluster key from its file (ATRIUM_GATEWAY_CLUSTER_KEY_FILE), as the Helm chart mounts the
+ * cluster keystore: every replica reading the same file signs and seals alike.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -8,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "./config.ts";
+import { ClusterKeyring } from "./elicitation/cluster-keys.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "atrium-session-key-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,5 +57,39 @@ describe("session key", () => {
 
   it("is absent when neither is set (a random key per process)", () => {
     expect(configFromEnv(base).sessionKey).toBeUndefined();
+  });
+});
+
+describe("cluster key", () => {
+  it("is read from ATRIUM_GATEWAY_CLUSTER_KEY_FILE, and two replicas reading it seal alike", () => {
+    const key = randomBytes(32);
+    const path = keyFile("cluster-key", `${key.toString("base64")}\n`);
+    const first = configFromEnv({ ...base, ATRIUM_GATEWAY_CLUSTER_KEY_FILE: path });
+    const second = configFromEnv({ ...base, ATRIUM_GATEWAY_ID: "gw-2", ATRIUM_GATEWAY_CLUSTER_KEY_FILE: path });
+    expect(first.clusterKey).toEqual(key);
+    const sealed = new ClusterKeyring([first.clusterKey as Buffer]).seal("elicited-credential", Buffer.from("k"), "c");
+    expect(new ClusterKeyring([second.clusterKey as Buffer]).open("elicited-credential", sealed, "c")).toEqual({
+      ok: true,
+      plaintext: Buffer.from("k"),
+    });
+  });
+
+  it("refuses a missing, empty or short file, naming the setting and the file", () => {
+    const absent = join(dir, "no-cluster-key");
+    expect(() => configFromEnv({ ...base, ATRIUM_GATEWAY_CLUSTER_KEY_FILE: absent })).toThrow(
+      `ATRIUM_GATEWAY_CLUSTER_KEY_FILE: cannot read ${absent}`,
+    );
+    const empty = keyFile("cluster-empty", "  \n");
+    expect(() => configFromEnv({ ...base, ATRIUM_GATEWAY_CLUSTER_KEY_FILE: empty })).toThrow(
+      `ATRIUM_GATEWAY_CLUSTER_KEY_FILE: ${empty} is empty`,
+    );
+    const short = keyFile("cluster-short", randomBytes(31).toString("base64"));
+    expect(() => configFromEnv({ ...base, ATRIUM_GATEWAY_CLUSTER_KEY_FILE: short })).toThrow(
+      "ATRIUM_GATEWAY_CLUSTER_KEY_FILE must be base64 of at least 32 bytes",
+    );
+  });
+
+  it("is absent when not set (the elicitation flow is not served yet)", () => {
+    expect(configFromEnv(base).clusterKey).toBeUndefined();
   });
 });

@@ -104,6 +104,19 @@ describe("a record a gateway cannot serve", () => {
     expect(await metricsText(gateway)).toContain('atrium_gateway_expositions_refused{reason="invalid"} 0');
   });
 
+  it("does not serve a plan whose backend secret is elicited: the flow is not served yet (fail closed)", async () => {
+    const elicited = await expose("elicited", {
+      oauth: { issuer: "https://issuer.test", jwksUri: "https://issuer.test/jwks" },
+      backendSecret: { elicit: { description: "Your pet store key" } },
+    });
+    const after = await expose("after-elicited");
+    await waitFor(() => gateway.registry.byId(after.id) !== undefined, "the Exposition after the elicited one");
+    expect(gateway.registry.byId(elicited.id)).toBeUndefined();
+    await waitFor(async () => (await problemsOf(elicited.id)).length > 0, "the report");
+    expect((await problemsOf(elicited.id))[0]?.message).toContain("backendSecret.elicit");
+    expect(await metricsText(gateway)).toContain('atrium_gateway_expositions_refused{reason="unsupported"} 1');
+  });
+
   it("resolves ${env:NAME} only for allowed names, and never the gateway's own settings", async () => {
     process.env.ATRIUM_BACKEND_SECRET_PETS = "pets-secret";
     process.env.ATRIUM_CONTROL_PLANE_TOKEN = "the-gateway-token";

@@ -12,6 +12,7 @@ import {
   type TestControlPlane,
   useDuringTests,
 } from "@atrium/control-plane/testing";
+import { recordSecret, recordSecretFields, testLogFile, testLogging } from "@atrium/reliability/secrets";
 import { allowedHosts, type GatewayConfig } from "./config.ts";
 import { type Gateway, startGateway } from "./gateway.ts";
 
@@ -178,21 +179,22 @@ export async function listenLocally(server: Server): Promise<{ url: string; clos
 
 /**
  * A gateway's configuration for tests: loopback listeners on free ports, DNS-rebinding
- * protection on (its FQDN `<id>.test`, localhost and the loopback addresses), quiet log, short
- * key-set cooldown; what differs per test is given.
+ * protection on (its FQDN `<id>.test`, localhost and the loopback addresses), quiet log (to the
+ * run dir during a run, its secrets in the ledger), short key-set cooldown; what differs per test is given.
  */
 export function testGatewayConfig(
   given: Pick<GatewayConfig, "controlPlaneUrl" | "controlPlaneToken" | "id" | "cacheDir"> & Partial<GatewayConfig>,
 ): GatewayConfig {
-  return {
+  const config: GatewayConfig = {
     host: "127.0.0.1",
     port: 0,
     fqdns: [`${given.id}.test`],
     labels: {},
     sessionKey: randomBytes(32),
+    clusterKey: randomBytes(32),
     bodyLimitBytes: 1024 * 1024,
     maxResultBytes: 1024 * 1024,
-    logLevel: "silent",
+    ...testLogging("gateway"),
     allowedHosts: allowedHosts([`${given.id}.test`], ""),
     managementHost: "127.0.0.1",
     managementPort: 0,
@@ -202,9 +204,13 @@ export function testGatewayConfig(
     maxConnectionsPerAddress: 256,
     jwksCooldownMs: 1_000,
     tokenCacheSize: 1_000,
-    auditFile: undefined,
+    // Audit events are a log too: to the run dir during a run (standard output otherwise, as before).
+    auditFile: testLogFile("gateway-audit", "jsonl"),
     ...given,
   };
+  recordSecret("gateway session key", config.sessionKey);
+  recordSecretFields({ token: config.controlPlaneToken });
+  return config;
 }
 
 export interface Stack {

@@ -42,6 +42,8 @@ export interface OperatorConfig {
   /** Retry delays: base * 2^failures, capped. */
   retry: { baseDelayMs: number; maxDelayMs: number; ratePerSecond: number; burst: number };
   logLevel: string;
+  /** A file the log is appended to instead of standard output (set by test support; not read from the environment). */
+  logFile?: string;
 }
 
 const SERVICE_ACCOUNT_NAMESPACE_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";

@@ -11,8 +11,13 @@ export interface HealthState {
   leader(): boolean;
 }
 
-export function buildHealthServer(options: { logLevel: string; metrics: OperatorMetrics; state: HealthState }) {
-  const app: FastifyInstance = Fastify({ logger: { level: options.logLevel } });
+export function buildHealthServer(options: {
+  logLevel: string;
+  logFile?: string;
+  metrics: OperatorMetrics;
+  state: HealthState;
+}) {
+  const app: FastifyInstance = Fastify({ logger: { level: options.logLevel, file: options.logFile } });
   app.get("/q/health/live", async () => ({ status: "UP" }));
   app.get("/q/health/ready", async (_request, reply) => {
     const synced = options.state.synced();

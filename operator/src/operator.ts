@@ -62,6 +62,7 @@ export async function startOperator(config: OperatorConfig, options: OperatorOpt
 
   const app = buildHealthServer({
     logLevel: config.logLevel,
+    logFile: config.logFile,
     metrics,
     state: { synced: () => informers.synced, leader: () => leading },
   });

@@ -16,6 +16,7 @@ import {
 } from "@atrium/control-plane/testing";
 import { API_GROUP, API_VERSION, customResourceDefinition, kindNamed, kinds } from "@atrium/crds";
 import { type KubeTestEnv, startKubeTestEnv } from "@atrium/kube-testenv";
+import { recordSecret, testLogging } from "@atrium/reliability/secrets";
 import { CoreV1Api, CustomObjectsApi, KubernetesObjectApi } from "@kubernetes/client-node";
 import { Agent, fetch } from "undici";
 import type { OperatorConfig } from "./config.ts";
@@ -244,7 +245,10 @@ export async function startOperatorTestEnv(): Promise<OperatorTestEnv> {
         },
         concurrency: 4,
         retry: { baseDelayMs: 100, maxDelayMs: 2_000, ratePerSecond: 200, burst: 400 },
-        logLevel: process.env.ATRIUM_TEST_LOG_LEVEL ?? "silent",
+        // ATRIUM_TEST_LOG_LEVEL: to standard output, to watch a test; otherwise silent, or to the run dir.
+        ...(process.env.ATRIUM_TEST_LOG_LEVEL
+          ? { logLevel: process.env.ATRIUM_TEST_LOG_LEVEL }
+          : testLogging("operator")),
         ...overrides,
       }),
       stopControlPlane: async () => {
@@ -290,6 +294,14 @@ export interface OperatorHarness {
   stop(): Promise<void>;
 }
 
+/** A Kubernetes Secret's values (stringData, and data decoded), for the end-of-run log scan. */
+function recordSecretData(secret: Record<string, unknown>): void {
+  for (const value of Object.values((secret.stringData ?? {}) as Record<string, string>))
+    recordSecret("Kubernetes Secret value", value);
+  for (const value of Object.values((secret.data ?? {}) as Record<string, string>))
+    recordSecret("Kubernetes Secret value", Buffer.from(value, "base64").toString("utf8"));
+}
+
 /** A custom resource of `kind` named `name`, for {@link OperatorHarness.create}. */
 export function resource(kind: string, name: string, spec: Record<string, unknown>) {
   return { apiVersion: `${API_GROUP}/${API_VERSION}`, kind, metadata: { name }, spec };
@@ -322,6 +334,7 @@ export async function startOperatorHarness(namespace: string): Promise<OperatorH
       recordNamed: async (collection, name) => (await records(collection)).find((record) => record.name === name),
       get,
       create: async (document) => {
+        if (document.kind === "Secret") recordSecretData(document);
         await env.objects.create({ ...document, metadata: { ...document.metadata, namespace } });
       },
       waitReady: (kind, name, timeoutMs = 20_000) =>

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validSamples } from "@atrium/crds";
+import { testLogging } from "@atrium/reliability/secrets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reviewAdmission } from "./admission.ts";
 import { WebhookError } from "./errors.ts";
@@ -167,7 +168,7 @@ describe("the /validate endpoint", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "atrium-webhook-"));
     const pair = await (await createTestCa(dir)).issueServingCert();
-    app = buildWebhookServer(checkTlsPair(dir, pair.cert, pair.key), new WebhookMetrics(), "silent");
+    app = buildWebhookServer(checkTlsPair(dir, pair.cert, pair.key), new WebhookMetrics(), testLogging("webhook"));
   });
 
   afterAll(async () => {

@@ -5,11 +5,13 @@
  * keys in maps, list comparisons) is refused with the webhook's message, on CREATE and UPDATE;
  * valid samples pass, and the webhook keeps answering across a certificate rotation.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GROUP_VERSION, kindNamed, validSamples } from "@atrium/crds";
 import { type KubeTestEnv, startKubeTestEnv } from "@atrium/kube-testenv";
+import { testLogging } from "@atrium/reliability/secrets";
 import { Agent, fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhook, type Webhook } from "./server.ts";
@@ -89,7 +91,7 @@ beforeAll(async () => {
     port: 0,
     tlsDir: join(dir, "tls"),
     tlsReloadIntervalMs: 100,
-    logLevel: "silent",
+    ...testLogging("webhook"),
   });
 
   await installCrds(api);

@@ -12,6 +12,8 @@ export interface WebhookConfig {
   /** How often the TLS files are compared with the pair in use. */
   tlsReloadIntervalMs: number;
   logLevel: string;
+  /** A file the log is appended to instead of standard output (set by test support; not read from the environment). */
+  logFile?: string;
 }
 
 export const DEFAULT_TLS_DIR = "/etc/atrium/webhook/tls";

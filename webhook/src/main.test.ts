@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { captureOutput } from "@atrium/reliability/secrets";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestCa, type TestCa, writeSecretVolume } from "./testing.ts";
@@ -34,6 +35,8 @@ function startMain(env: Record<string, string>) {
   child.stderr.on("data", (chunk) => {
     output += chunk;
   });
+  captureOutput("webhook-main", child.stdout);
+  captureOutput("webhook-main", child.stderr);
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   return { child, exited, output: () => output };
 }

@@ -32,10 +32,14 @@ export interface Webhook {
   close(): Promise<void>;
 }
 
-export function buildWebhookServer(pair: TlsPair, metrics: WebhookMetrics, logLevel: string): WebhookServer {
+export function buildWebhookServer(
+  pair: TlsPair,
+  metrics: WebhookMetrics,
+  log: Pick<WebhookConfig, "logLevel" | "logFile">,
+): WebhookServer {
   const app = Fastify({
     https: { cert: pair.cert, key: pair.key },
-    logger: { level: logLevel },
+    logger: { level: log.logLevel, file: log.logFile },
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     // Probes and reviews would flood the log; refusals and failures are logged below.
@@ -85,12 +89,12 @@ export function buildWebhookServer(pair: TlsPair, metrics: WebhookMetrics, logLe
 
 /** Reads the TLS pair, listens, and follows the TLS files until closed. */
 export async function startWebhook(
-  config: Pick<WebhookConfig, "host" | "port" | "tlsDir" | "tlsReloadIntervalMs" | "logLevel">,
+  config: Pick<WebhookConfig, "host" | "port" | "tlsDir" | "tlsReloadIntervalMs" | "logLevel" | "logFile">,
 ): Promise<Webhook> {
   let current = await readTlsPair(config.tlsDir);
   const metrics = new WebhookMetrics();
   metrics.certificateExpiry.set(current.validTo.getTime() / 1000);
-  const app = buildWebhookServer(current, metrics, config.logLevel);
+  const app = buildWebhookServer(current, metrics, config);
   const certificate = (pair: TlsPair) => ({
     fingerprint256: pair.fingerprint256,
     serialNumber: pair.serialNumber,

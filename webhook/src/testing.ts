@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { connect } from "node:tls";
 import { API_GROUP, customResourceDefinition, kinds } from "@atrium/crds";
 import { createTestCa as createKubeTestCa, type KubeTestEnv } from "@atrium/kube-testenv";
+import { recordSecret } from "@atrium/reliability/secrets";
 import { type Agent, fetch } from "undici";
 import { CERT_FILE, KEY_FILE } from "./tls.ts";
 
@@ -35,7 +36,9 @@ export async function createTestCa(dir: string): Promise<TestCa> {
     caPem: ca.caPem,
     async issueServingCert() {
       const files = await ca.issueServingCert(`serving-${++issued}`, "atrium-webhook");
-      return { cert: await readFile(files.cert, "utf8"), key: await readFile(files.key, "utf8") };
+      const key = await readFile(files.key, "utf8");
+      recordSecret("TLS private key", key);
+      return { cert: await readFile(files.cert, "utf8"), key };
     },
   };
 }

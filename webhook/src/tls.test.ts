@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { testLogging } from "@atrium/reliability/secrets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhook, type Webhook } from "./server.ts";
 import { createTestCa, type PemPair, servedFingerprint, type TestCa, writeSecretVolume } from "./testing.ts";
@@ -91,7 +92,7 @@ describe("the HTTPS server", () => {
       port: 0,
       tlsDir: volume(),
       tlsReloadIntervalMs: 100,
-      logLevel: "silent",
+      ...testLogging("webhook"),
     });
   });
 

@@ -275,6 +275,89 @@ describe("config", () => {
     ok(await atrium(["config", "delete", created.id]));
   });
 
+  it("sets the circuit breaker on create and update, merging its fields; off and a threshold are refused together", async () => {
+    const created = json(await createPlan("cli-plan-breaker", stack.backend.url, ["-o", "json"]));
+    expect(created.circuitBreaker).toEqual({ enabled: true, consecutiveFailures: 5, coolDownSeconds: 30 });
+    const update = (...args: string[]) => atrium(["config", "update", created.id, ...args]);
+
+    const tuned = ok(await update("--circuit-breaker-failures", "3"));
+    expect(row(tuned, "CIRCUIT BREAKER")).toBe("on (opens after 3 failures in a row, for 30 s)");
+    expect(json(await update("--circuit-breaker-cool-down", "5", "-o", "json")).circuitBreaker).toEqual({
+      enabled: true,
+      consecutiveFailures: 3,
+      coolDownSeconds: 5,
+    });
+    const off = ok(await update("--no-circuit-breaker", "--audit"));
+    expect(row(off, "CIRCUIT BREAKER")).toBe("off");
+    expect(json(await update("--timeout-ms", "900", "-o", "json")).circuitBreaker).toEqual({
+      enabled: false,
+      consecutiveFailures: 3,
+      coolDownSeconds: 5,
+    });
+    expect(json(await update("--circuit-breaker", "-o", "json")).circuitBreaker).toMatchObject({ enabled: true });
+
+    fails(
+      await update("--no-circuit-breaker", "--circuit-breaker-failures", "2"),
+      2,
+      "error: --no-circuit-breaker and --circuit-breaker-failures cannot be used together",
+    );
+    fails(await update("--circuit-breaker-cool-down", "0"), 2, "give a whole number of 1 or more");
+    fails(await update("--circuit-breaker-cool-down", "3601"), 1, /body\.circuitBreaker\.coolDownSeconds: /);
+    const onCreate = json(
+      await createPlan("cli-plan-no-breaker", stack.backend.url, ["--no-circuit-breaker", "-o", "json"]),
+    );
+    expect(onCreate.circuitBreaker.enabled).toBe(false);
+    for (const id of [created.id, onCreate.id]) ok(await atrium(["config", "delete", id]));
+  });
+
+  it("sets limits on create and update, merging their fields; --no-limits removes them; what is unenforceable is refused", async () => {
+    const created = ok(
+      await createPlan("cli-plan-limits", stack.backend.url, [
+        "--rate-limit",
+        "0.5",
+        "--max-concurrent-calls",
+        "4",
+        "--tool-limit",
+        "createPet=rate=2,burst=3",
+        "--tool-limit",
+        "slow=concurrent=1",
+      ]),
+    );
+    expect(row(created, "LIMITS")).toBe(
+      "0.5/s, 4 at once; createPet: 2/s (burst 3); slow: 1 at once (per plan, on each gateway replica)",
+    );
+    const id = String(row(created, "ID"));
+    const update = (...args: string[]) => atrium(["config", "update", id, ...args]);
+    expect(json(await update("--rate-burst", "5", "-o", "json")).limits).toEqual({
+      requestsPerSecond: 0.5,
+      burst: 5,
+      concurrentCalls: 4,
+      per: "plan",
+      tools: { createPet: { requestsPerSecond: 2, burst: 3 }, slow: { concurrentCalls: 1 } },
+    });
+    expect(json(await update("--tool-limit", "listPets=rate=10", "-o", "json")).limits.tools).toEqual({
+      listPets: { requestsPerSecond: 10 },
+    });
+    // Per caller needs OAuth: the control plane says so, with the field.
+    fails(
+      await update("--limit-per", "caller"),
+      1,
+      /body\.limits\.per: limits\.per caller needs an OAuth-protected plan/,
+    );
+    fails(await update("--no-limits", "--rate-limit", "1"), 2, "--no-limits and --rate-limit cannot be used together");
+    fails(await update("--rate-limit", "0"), 2, "give a number above 0");
+    fails(await update("--tool-limit", "createPet=speed=2"), 2, "give it as tool=rate=<per second>");
+    const removed = ok(await update("--no-limits"));
+    expect(row(removed, "LIMITS")).toBe("none");
+    // Burst alone would be ignored: refused.
+    fails(
+      await createPlan("cli-plan-burst", stack.backend.url, ["--rate-burst", "3"]),
+      1,
+      "body.limits.burst: burst needs requestsPerSecond: it is the size of the rate's bucket",
+    );
+    ok(await atrium(["config", "delete", id]));
+  });
+
   it("explains missing flags, bad values and unknown ids", async () => {
     const create = (...args: string[]) => ["config", "create", "x", "--backendEndpoint", "http://b", ...args];
     const refusals: [string[], number, string | RegExp][] = [

@@ -8,6 +8,11 @@ import type { Command } from "commander";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
+import {
+  addBackendCredentialOptions,
+  type BackendCredentialFlags,
+  backendSecretFromFlags,
+} from "./backend-credentials.ts";
 import { commandGroup, withExample } from "./options.ts";
 import {
   addPlanSettingOptions,
@@ -60,6 +65,32 @@ function oauthRows(oauth: OAuthSettings): Column<PlanView>[] {
 }
 
 /** A plan's rows in reading order: identity, client authentication, then the other settings. */
+function circuitBreakerRow({ circuitBreaker: breaker }: PlanView): string {
+  return breaker.enabled
+    ? `on (opens after ${breaker.consecutiveFailures} failures in a row, for ${breaker.coolDownSeconds} s)`
+    : "off";
+}
+
+/** Rates and caps in a few words: `10/s (burst 20), 5 at once`. */
+function budgetText(budget: { requestsPerSecond?: number; burst?: number; concurrentCalls?: number }): string {
+  const rate =
+    budget.requestsPerSecond === undefined
+      ? []
+      : [`${budget.requestsPerSecond}/s${budget.burst === undefined ? "" : ` (burst ${budget.burst})`}`];
+  const concurrent = budget.concurrentCalls === undefined ? [] : [`${budget.concurrentCalls} at once`];
+  return [...rate, ...concurrent].join(", ");
+}
+
+function limitsRow({ limits }: PlanView): string {
+  if (!limits) return "none";
+  const plan = budgetText(limits);
+  // By name: the database does not keep the order they were given in.
+  const tools = Object.entries(limits.tools ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([tool, budget]) => `${tool}: ${budgetText(budget)}`);
+  return `${[...(plan ? [plan] : []), ...tools].join("; ")} (per ${limits.per}, on each gateway replica)`;
+}
+
 function recordRows(plan: PlanView): Column<PlanView>[] {
   return [
     "id",
@@ -71,6 +102,8 @@ function recordRows(plan: PlanView): Column<PlanView>[] {
     { header: "AUDIT", value: (p) => (p.audit ? "on (an event per authentication and tool call)" : "off") },
     "toolExposureMode",
     "backendTimeoutMs",
+    { header: "CIRCUIT BREAKER", value: circuitBreakerRow },
+    { header: "LIMITS", value: limitsRow },
     "includedOperations",
     "excludedOperations",
     "headerPolicy",
@@ -85,12 +118,9 @@ const API_KEY_NOTE =
   "Save the API key now: it is shown only this once. Clients send it in the x-atrium-key header; " +
   "`atrium config renew-api-key` replaces it.";
 
-interface CreateOptions extends PlanSettingFlags {
+interface CreateOptions extends PlanSettingFlags, BackendCredentialFlags {
   serviceId: string;
   backendEndpoint: string;
-  backendSecret?: string;
-  backendSecretHeader?: string;
-  backendSecretPrefix?: string;
 }
 
 interface UpdateOptions extends PlanSettingFlags {
@@ -118,12 +148,10 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
     .argument("<name>", "plan name: lowercase letters, digits, '-' or '.'")
     .requiredOption("--serviceId <id>", "the Service it publishes (`atrium service list`)")
     .requiredOption("--backendEndpoint <url>", "base URL of the backend; operation paths are appended to it");
-  addPlanSettingOptions(create, "create")
-    .option("--backend-secret <secret_id>", "a stored secret (`atrium secret create`) the gateway sends to the backend")
-    .option("--backend-secret-header <name>", "header carrying the backend secret (default Authorization)")
-    .option("--backend-secret-prefix <text>", "text before the secret in that header, e.g. 'Bearer '")
-    .action(async (name: string, options: CreateOptions, command: Command) => {
+  addBackendCredentialOptions(addPlanSettingOptions(create, "create")).action(
+    async (name: string, options: CreateOptions, command: Command) => {
       const auth = createdClientAuth(options);
+      const backendSecret = backendSecretFromFlags(options);
       const { api } = context.session(command);
       const body: PlanBody = {
         name,
@@ -131,20 +159,13 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
         backendEndpoint: options.backendEndpoint,
         ...auth,
         ...settingsFromFlags(options),
-        ...(options.backendSecret
-          ? {
-              backendSecret: {
-                secretId: options.backendSecret,
-                ...(options.backendSecretHeader ? { name: options.backendSecretHeader } : {}),
-                ...(options.backendSecretPrefix ? { prefix: options.backendSecretPrefix } : {}),
-              },
-            }
-          : {}),
+        ...(backendSecret ? { backendSecret } : {}),
       };
       const created = await api.post("/configuration-plans", body, planWithKey);
       context.print(command, created, { columns: recordRows(created) });
       if (created.apiKey) context.note(command, `\n${API_KEY_NOTE}`);
-    });
+    },
+  );
   withExample(
     create,
     "atrium config create petstore-prod --serviceId 3f2c9a7e-1b4d-4c52-9a8e-2f1d0c6b7a91 --backendEndpoint https://petstore.example.com/api --apiKey --output json",
@@ -167,7 +188,7 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
       ...kept,
       ...(options.backendEndpoint ? { backendEndpoint: options.backendEndpoint } : {}),
       ...auth,
-      ...settingsFromFlags(options),
+      ...settingsFromFlags(options, current),
     };
     const updated = await api.put(path, body, planWithKey);
     context.print(command, updated, { columns: recordRows(updated) });
@@ -177,6 +198,7 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
     update,
     "atrium config update 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b --no-apiKey --oauth-issuer https://login.example.com --oauth-scope mcp:use",
     "atrium config update 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b --oauth-tool-scope deletePet=pets:write --audit",
+    "atrium config update 6d0f3c1e-8a2b-4f7d-b1c3-9e4a5d6f7a8b --rate-limit 20 --rate-burst 40 --max-concurrent-calls 10 --tool-limit createPet=rate=1",
   );
 
   const renew = config

@@ -26,6 +26,43 @@ export function positiveInteger(value: string): number {
   return number;
 }
 
+/** A number > 0, decimals allowed (a rate of 0.5 per second). */
+export function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(number) || number <= 0) {
+    throw new InvalidArgumentError("give a number above 0, e.g. 10 or 0.5.");
+  }
+  return number;
+}
+
+/** One tool's limits as `--tool-limit` takes them. */
+export interface ToolLimitFlag {
+  requestsPerSecond?: number;
+  burst?: number;
+  concurrentCalls?: number;
+}
+
+const TOOL_LIMIT_KEYS = { rate: "requestsPerSecond", burst: "burst", concurrent: "concurrentCalls" } as const;
+
+/** Repeatable `--tool-limit tool=rate=2,burst=4,concurrent=1`, collected into tool → limits. */
+export function toolLimitPair(
+  value: string,
+  previous: Record<string, ToolLimitFlag> = {},
+): Record<string, ToolLimitFlag> {
+  const usage = "give it as tool=rate=<per second>,burst=<n>,concurrent=<n> (any of the three), e.g. createPet=rate=2.";
+  const at = value.indexOf("=");
+  const tool = value.slice(0, at).trim();
+  if (at < 1 || !tool) throw new InvalidArgumentError(usage);
+  const limits: ToolLimitFlag = {};
+  for (const part of value.slice(at + 1).split(",")) {
+    const [key = "", amount = "", ...extra] = part.split("=").map((item) => item.trim());
+    const field = (TOOL_LIMIT_KEYS as Record<string, keyof ToolLimitFlag>)[key];
+    if (!field || extra.length > 0) throw new InvalidArgumentError(usage);
+    limits[field] = field === "requestsPerSecond" ? positiveNumber(amount) : positiveInteger(amount);
+  }
+  return { ...previous, [tool]: limits };
+}
+
 /** Repeatable `--label key=value`, collected into a map. */
 export function labelPair(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf("=");

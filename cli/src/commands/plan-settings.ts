@@ -3,13 +3,22 @@
  * settings. Client authentication is one mode (none, an API key or OAuth bearer tokens): the
  * flags that would give a plan both are refused here, before any request, with what to do.
  */
-import { type oauthSettings, toolExposureMode } from "@atrium/crds";
+import { type CircuitBreakerSettings, type oauthSettings, type planLimits, toolExposureMode } from "@atrium/crds";
 import { type Command, Option } from "commander";
 import type { z } from "zod";
 import { cliErrors } from "../errors.ts";
-import { commaList, positiveInteger, scopeList, toolScopePair } from "./options.ts";
+import {
+  commaList,
+  positiveInteger,
+  positiveNumber,
+  scopeList,
+  type ToolLimitFlag,
+  toolLimitPair,
+  toolScopePair,
+} from "./options.ts";
 
 export type OAuthSettings = z.output<typeof oauthSettings>;
+type PlanLimits = z.output<typeof planLimits>;
 
 export interface PlanSettingFlags {
   /** --apiKey (true) or, on update, --no-apiKey (false). */
@@ -28,7 +37,27 @@ export interface PlanSettingFlags {
   oauth?: boolean;
   /** --audit (true) or, on update, --no-audit (false). */
   audit?: boolean;
+  /** --circuit-breaker (true) or --no-circuit-breaker (false). */
+  circuitBreaker?: boolean;
+  circuitBreakerFailures?: number;
+  circuitBreakerCoolDown?: number;
+  rateLimit?: number;
+  rateBurst?: number;
+  maxConcurrentCalls?: number;
+  limitPer?: PlanLimits["per"];
+  toolLimit?: Record<string, ToolLimitFlag>;
+  /** On update only: --no-limits (false). */
+  limits?: boolean;
 }
+
+/** Each limits flag: its option key and its field of `limits`. */
+const LIMIT_FLAGS = [
+  { key: "rateLimit", field: "requestsPerSecond", flag: "--rate-limit" },
+  { key: "rateBurst", field: "burst", flag: "--rate-burst" },
+  { key: "maxConcurrentCalls", field: "concurrentCalls", flag: "--max-concurrent-calls" },
+  { key: "limitPer", field: "per", flag: "--limit-per" },
+  { key: "toolLimit", field: "tools", flag: "--tool-limit" },
+] as const;
 
 /** Each OAuth flag: its option key, its plan field, and how it is written. */
 const OAUTH_FLAGS = [
@@ -73,6 +102,52 @@ export function addPlanSettingOptions(command: Command, mode: "create" | "update
   if (!creating) command.option("--no-oauth", "remove its OAuth protection");
   command.option("--audit", "emit an audit event for each authentication decision and tool call");
   if (!creating) command.option("--no-audit", "stop emitting audit events");
+  command
+    .option(
+      "--circuit-breaker",
+      "fail calls fast for a cool-down when the backend keeps failing to connect or answer in time (on by default)",
+    )
+    .option("--no-circuit-breaker", "always call the backend, however often it failed")
+    .option(
+      "--circuit-breaker-failures <n>",
+      "consecutive connection failures or timeouts that open the breaker (default 5, at most 1000)",
+      positiveInteger,
+    )
+    .option(
+      "--circuit-breaker-cool-down <seconds>",
+      "how long an open breaker fails calls fast before one trial call (default 30, at most 3600)",
+      positiveInteger,
+    );
+  command
+    .option(
+      "--rate-limit <per-second>",
+      "calls per second each gateway replica admits on average (decimals allowed: 0.5 is one every 2 s); " +
+        "past it HTTP 429 with Retry-After",
+      positiveNumber,
+    )
+    .option(
+      "--rate-burst <n>",
+      "calls admitted back to back before --rate-limit applies (default: the rate rounded up)",
+      positiveInteger,
+    )
+    .option(
+      "--max-concurrent-calls <n>",
+      "calls waiting for the backend at once on each gateway replica; past it HTTP 429",
+      positiveInteger,
+    )
+    .addOption(
+      new Option(
+        "--limit-per <who>",
+        "plan: one budget for all callers (default); caller: one per OAuth token subject (OAuth plans only)",
+      ).choices(["plan", "caller"]),
+    )
+    .option(
+      "--tool-limit <tool=limits>",
+      "one tool's own limits, e.g. createPet=rate=2,burst=4,concurrent=1; past them its result is an error saying " +
+        `when to retry; repeat for several tools${creating ? "" : " (replaces the plan's)"}`,
+      toolLimitPair,
+    );
+  if (!creating) command.option("--no-limits", "remove its rate limits and concurrency caps");
   return command
     .option("--include <opIds...>", "only these operationIds become tools (space- or comma-separated)", commaList)
     .option("--exclude <opIds...>", "these operationIds never become tools", commaList)
@@ -85,16 +160,25 @@ export function addPlanSettingOptions(command: Command, mode: "create" | "update
     );
 }
 
-/** The OAuth fields the flags give, and the first flag given (for messages). */
-function oauthFlagsGiven(flags: PlanSettingFlags): { fields: Partial<OAuthSettings>; first?: string } {
+/** The fields a table of flags gives, and the first flag given (for messages). */
+function fieldsGiven(
+  flags: PlanSettingFlags,
+  table: readonly { key: keyof PlanSettingFlags; field: string; flag: string }[],
+): { fields: Record<string, unknown>; first?: string } {
   const fields: Record<string, unknown> = {};
   let first: string | undefined;
-  for (const { key, field, flag } of OAUTH_FLAGS) {
+  for (const { key, field, flag } of table) {
     const value = flags[key];
     if (value === undefined) continue;
     fields[field] = value;
     first ??= flag;
   }
+  return { fields, ...(first ? { first } : {}) };
+}
+
+/** The OAuth fields the flags give, and the first flag given. */
+function oauthFlagsGiven(flags: PlanSettingFlags): { fields: Partial<OAuthSettings>; first?: string } {
+  const { fields, first } = fieldsGiven(flags, OAUTH_FLAGS);
   return { fields: fields as Partial<OAuthSettings>, ...(first ? { first } : {}) };
 }
 
@@ -145,9 +229,45 @@ export function updatedClientAuth(
   return { apiKey, ...(oauth ? { oauth } : {}) };
 }
 
-/** The other settings the flags give (absent ones left out, so an update keeps the plan's). */
-export function settingsFromFlags(flags: PlanSettingFlags): Record<string, unknown> {
+/** The breaker's fields the flags give, over `current` (an updated plan's); nothing when no flag names it. */
+function circuitBreakerFromFlags(flags: PlanSettingFlags, current: CircuitBreakerSettings | undefined) {
+  const given = flags.circuitBreakerFailures
+    ? "--circuit-breaker-failures"
+    : flags.circuitBreakerCoolDown
+      ? "--circuit-breaker-cool-down"
+      : undefined;
+  if (flags.circuitBreaker === false && given) {
+    throw cliErrors.conflictingOptions("--no-circuit-breaker", given, "a breaker that is off never opens; keep one");
+  }
+  const fields = {
+    ...(flags.circuitBreaker !== undefined ? { enabled: flags.circuitBreaker } : {}),
+    ...(flags.circuitBreakerFailures ? { consecutiveFailures: flags.circuitBreakerFailures } : {}),
+    ...(flags.circuitBreakerCoolDown ? { coolDownSeconds: flags.circuitBreakerCoolDown } : {}),
+  };
+  return Object.keys(fields).length > 0 ? { circuitBreaker: { ...current, ...fields } } : {};
+}
+
+/** The limits the flags give, merged over `current` (an updated plan's); nothing when no flag names them. */
+function limitsFromFlags(flags: PlanSettingFlags, current: PlanLimits | undefined) {
+  const { fields, first } = fieldsGiven(flags, LIMIT_FLAGS);
+  if (flags.limits === false) {
+    if (first) throw cliErrors.conflictingOptions("--no-limits", first, "keep one");
+    return { limits: undefined };
+  }
+  return first ? { limits: { ...current, ...fields } } : {};
+}
+
+/**
+ * The other settings the flags give (absent ones left out, so an update keeps the plan's); the
+ * breaker's and the limits' fields merge into `current`'s.
+ */
+export function settingsFromFlags(
+  flags: PlanSettingFlags,
+  current?: { circuitBreaker?: CircuitBreakerSettings; limits?: PlanLimits },
+): Record<string, unknown> {
   return {
+    ...circuitBreakerFromFlags(flags, current?.circuitBreaker),
+    ...limitsFromFlags(flags, current?.limits),
     ...(flags.audit !== undefined ? { audit: flags.audit } : {}),
     ...(flags.include ? { includedOperations: flags.include } : {}),
     ...(flags.exclude ? { excludedOperations: flags.exclude } : {}),

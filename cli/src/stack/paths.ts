@@ -22,6 +22,8 @@ export const stackFiles = (dir = stackDir()) => ({
   controlPlaneData: join(dir, "control-plane"),
   gatewayCache: join(dir, "gateway"),
   gatewayToken: join(dir, "gateway-token"),
+  /** The gateway's cluster key (cluster-key.ts), kept across starts. */
+  gatewayClusterKey: join(dir, "gateway-cluster-key"),
   compose: join(dir, "compose.yaml"),
   /** The API token of the Compose stack's gateway (its control plane keeps its own database). */
   composeGatewayToken: join(dir, "compose-gateway-token"),

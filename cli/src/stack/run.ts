@@ -14,6 +14,7 @@ import { type ApiClient, apiClient } from "../api.ts";
 import { loadCredentials, saveCredentials } from "../config.ts";
 import type { CliIo } from "../context.ts";
 import { cliErrors } from "../errors.ts";
+import { ensureClusterKey } from "./cluster-key.ts";
 import { type DemoEndpoint, setUpDemo } from "./demo.ts";
 import { stackFiles } from "./paths.ts";
 import { isAlive, type StackProcess, startDetached, stopProcess, waitReady } from "./processes.ts";
@@ -106,6 +107,7 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
         ATRIUM_GATEWAY_HOST: "127.0.0.1",
         ATRIUM_GATEWAY_CACHE_DIR: files.gatewayCache,
         ATRIUM_GATEWAY_AUDIT_FILE: files.gatewayAuditLog,
+        ATRIUM_GATEWAY_CLUSTER_KEY_FILE: ensureClusterKey(files.gatewayClusterKey),
       },
       files.logs,
       gatewayUrl,

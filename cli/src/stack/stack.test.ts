@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "@atrium/control-plane/testing";
+import { appendToLog, keepLogs } from "@atrium/reliability/secrets";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -43,15 +44,18 @@ interface AuditEvent {
 async function atrium(...args: string[]) {
   try {
     const { stdout, stderr } = await run(process.execPath, [main, ...args], { env, timeout: 120_000 });
+    appendToLog("cli", stderr);
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
+    appendToLog("cli", failed.stderr ?? "");
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
 
 afterAll(async () => {
   await atrium("stop");
+  keepLogs("cli-stack", join(root, "stack", "logs"));
   rmSync(root, { recursive: true, force: true });
 });
 

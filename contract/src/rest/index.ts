@@ -24,6 +24,27 @@ export {
   planWithKey,
 } from "./configuration-plans.ts";
 export {
+  ELICITATION_MAX_TTL_SECONDS,
+  type ElicitationView,
+  elicitationIdHash,
+  elicitationParams,
+  elicitationView,
+  type NewElicitation,
+  newElicitation,
+  PENDING_ELICITATIONS_PER_EXPOSITION,
+} from "./elicitations.ts";
+export {
+  ELICITED_CREDENTIAL_MAX_CIPHERTEXT,
+  ELICITED_CREDENTIAL_WRITES_PER_MINUTE,
+  ELICITED_CREDENTIALS_PER_EXPOSITION,
+  type ElicitedCredentialBody,
+  type ElicitedCredentialView,
+  elicitedCredentialBody,
+  elicitedCredentialParams,
+  elicitedCredentialView,
+  principalDigest,
+} from "./elicited-credentials.ts";
+export {
   type ExpositionBody,
   type ExpositionProblemView,
   type ExpositionView,

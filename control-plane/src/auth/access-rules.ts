@@ -82,6 +82,13 @@ export const ACCESS_RULES: Readonly<Record<string, AccessRule>> = {
   [`GET ${api}/gateways/:id/stream`]: gateways,
   [`POST ${api}/gateways/:id/ended-sessions`]: gateways,
   [`PUT ${api}/gateways/:id/problems`]: gateways,
+  // Ciphertext only gateways can open: nobody else reads or writes it (issue 15).
+  [`GET ${api}/expositions/:id/elicited-credentials/:principal`]: gateways,
+  [`PUT ${api}/expositions/:id/elicited-credentials/:principal`]: gateways,
+  [`DELETE ${api}/expositions/:id/elicited-credentials/:principal`]: gateways,
+  [`POST ${api}/elicitations`]: gateways,
+  [`GET ${api}/elicitations/:idHash`]: gateways,
+  [`POST ${api}/elicitations/:idHash/consume`]: gateways,
   // A gateway deregisters itself on shutdown; an admin removes a gateway that is gone.
   [`DELETE ${api}/gateways/:id`]: [...gateways, "user:admin", "token:admin"],
 };

@@ -148,6 +148,20 @@ describe.each(DATABASE_KINDS)("roles on %s", (kind) => {
     expect(replaced.status).toBe(403);
     const { backendSecret: _, ...withoutSecret } = plan("by-member");
     expect((await member.call("POST", "/api/v1/configuration-plans", withoutSecret)).status).toBe(201);
+    // A client-credentials client secret read from the environment is such a reference too.
+    const clientSecretFromEnv = await member.call("POST", "/api/v1/configuration-plans", {
+      ...withoutSecret,
+      name: "by-member-client-credentials",
+      backendSecret: {
+        oauth2ClientCredentials: {
+          tokenUrl: "https://auth.example.com/token",
+          clientId: "gw",
+          clientSecret: { env: "${env:ATRIUM_BACKEND_SECRET_PETS}" },
+        },
+      },
+    });
+    expect(clientSecretFromEnv).toMatchObject({ status: 403, body: { code: "ROLE_REFUSED" } });
+    expect(clientSecretFromEnv.body.detail).toContain("body.backendSecret.oauth2ClientCredentials.clientSecret.env");
   });
 
   it("lets an admin change a user's role, effective at the next request", async () => {

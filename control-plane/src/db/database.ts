@@ -90,6 +90,10 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  // Nor may a client a request holds (mid-transaction, or mid-query): node-postgres emits the lost
+  // connection as an 'error' on it, fatal without a listener. The request fails (503), and the
+  // pool drops the client when it is released.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   const listeners = new Set<pg.Client>();
   let closed = false;

@@ -139,7 +139,7 @@ export const configurationPlans = pgTable(
     backendEndpoint: text("backend_endpoint").notNull(),
     /** SHA-256 of the current client API key; null when the plan has none. */
     apiKeyHash: text("api_key_hash"),
-    /** oauth, backendSecret, includedOperations, excludedOperations, headerPolicy, toolExposureMode, backendTimeoutMs, audit. */
+    /** The plan settings (PlanSettings): oauth, backendSecret, includedOperations, excludedOperations, headerPolicy, toolExposureMode, backendTimeoutMs, circuitBreaker, limits, audit. */
     settings: jsonb("settings").$type<PlanSettings>().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -281,4 +281,52 @@ export const endedSessions = pgTable(
     index().on(t.organizationId, t.revision),
     index().on(t.expiresAt),
   ],
+);
+
+/**
+ * Credentials users gave through elicitation (issue 15), per Exposition and user: only the
+ * ciphertext a gateway sealed with its cluster key, which the control plane cannot open. The user
+ * is the gateway's digest of their identity (`principal`); deleting the Exposition deletes them
+ * (its plan cannot be deleted while the Exposition uses it).
+ */
+export const elicitedCredentials = pgTable(
+  "elicited_credentials",
+  {
+    expositionId: uuid("exposition_id")
+      .notNull()
+      .references(() => expositions.id, { onDelete: "cascade" }),
+    principal: text("principal").notNull(),
+    organizationId: organizationId(),
+    ciphertext: text("ciphertext").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.expositionId, t.principal] }),
+    index().on(t.organizationId),
+    // The per-minute write bound counts an Exposition's recently written rows.
+    index().on(t.expositionId, t.updatedAt),
+  ],
+);
+
+/**
+ * Pending elicitations (issue 15): the record behind an elicitation page URL, under the SHA-256
+ * of its id. Consumed once (`used_at` set by one conditional update); expired rows are removed
+ * as new ones are written; deleted with the Exposition.
+ */
+export const elicitations = pgTable(
+  "elicitations",
+  {
+    idHash: text("id_hash").primaryKey(),
+    organizationId: organizationId(),
+    expositionId: uuid("exposition_id")
+      .notNull()
+      .references(() => expositions.id, { onDelete: "cascade" }),
+    principal: text("principal").notNull(),
+    tool: text("tool").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.expositionId, t.expiresAt), index().on(t.expiresAt), index().on(t.organizationId)],
 );

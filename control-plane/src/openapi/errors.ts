@@ -288,6 +288,22 @@ export function selfApplied(name: string, location: SourceLocation): OpenApiImpo
   );
 }
 
+export function invalidPattern(pattern: unknown, reason: string, location: SourceLocation): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_INVALID",
+    `The OpenAPI document is invalid: pattern ${JSON.stringify(pattern)}${describeLocation(location)} is not a regular expression the gateways can enforce (ECMAScript, unicode mode, as JSON Schema validators compile it): ${reason}. Correct the pattern (e.g. escape only characters that need it) or remove it`,
+    location,
+  );
+}
+
+export function invalidSchema(problem: string, location: SourceLocation): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_INVALID",
+    `The OpenAPI document is invalid: the schema${describeLocation(location)} is not valid JSON Schema 2020-12, which the gateways compile every tool schema as: ${problem}. Correct the keyword's value`,
+    location,
+  );
+}
+
 export function anchorRef(ref: string, location: SourceLocation): OpenApiImportError {
   return new OpenApiImportError(
     "OPENAPI_INVALID",

@@ -531,6 +531,110 @@ describe("importOpenApi: syntax and validation errors", () => {
     expect(v32.location).toEqual({ pointer: "/openapi", line: 1, column: 1 });
   });
 
+  it("refuses a pattern the gateways could not enforce, at its place; accepts unicode ones (found by the import fuzz test)", async () => {
+    const withPattern = (pattern: string) =>
+      minimal30(`  /a:
+    get:
+      parameters:
+        - name: q
+          in: query
+          schema:
+            type: string
+            pattern: '${pattern}'
+      responses:
+        "200":
+          description: ok
+`);
+    const error = await importError({ text: withPattern("[") });
+    expect(error.code).toBe("OPENAPI_INVALID");
+    expect(error.message).toContain('pattern "["');
+    expect(error.message).toContain("Unterminated character class");
+    expect(error.location).toEqual({ pointer: "/paths/~1a/get/parameters/0/schema/pattern", line: 13, column: 13 });
+    // Not an ECMAScript escape in unicode mode, as JSON Schema validators compile patterns.
+    expect((await importError({ text: withPattern("^a\\_b$") })).message).toContain("Invalid escape");
+    const accepted = await importOpenApi({ text: withPattern("^\\p{L}+$") });
+    expect(accepted.operations[0]?.parameters[0]?.schema.pattern).toBe("^\\p{L}+$");
+  });
+
+  it("refuses a patternProperties name that is no regular expression", async () => {
+    const schema = { type: "object", patternProperties: { "(": { type: "string" } } };
+    const answer = { description: "ok", content: { "application/json": { schema } } };
+    const error = await importError({
+      text: JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        paths: { "/a": { get: { responses: { "200": answer } } } },
+      }),
+    });
+    expect(error.code).toBe("OPENAPI_INVALID");
+    expect(error.message).toContain('pattern "("');
+    expect(error.location?.pointer).toBe(
+      "/paths/~1a/get/responses/200/content/application~1json/schema/patternProperties/(",
+    );
+  });
+
+  it("refuses a pattern that is not a string, nested where 3.1's meta-schema does not look (found by the import fuzz test)", async () => {
+    const schema = { type: "object", additionalProperties: { not: { type: "string", pattern: [] } } };
+    const error = await importError({
+      text: JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/a/{id}": {
+            parameters: [{ name: "id", in: "path", required: true, schema }],
+            get: { responses: { "200": { description: "ok" } } },
+          },
+        },
+      }),
+    });
+    expect(error.code).toBe("OPENAPI_INVALID");
+    expect(error.message).toContain("pattern []");
+    expect(error.message).toContain("it is not a string");
+    expect(error.location?.pointer).toBe("/paths/~1a~1{id}/parameters/0/schema/additionalProperties/not/pattern");
+  });
+
+  it("refuses a schema the gateways could not compile, naming the keyword; in a shared schema too (found by the import fuzz test)", async () => {
+    const document = (body: unknown, components: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/": {
+            post: {
+              requestBody: { content: { "application/json": { schema: body } } },
+              responses: { "200": { description: "ok" } },
+            },
+          },
+        },
+        components: { schemas: components },
+      });
+    const inline = await importError({ text: document({ not: [] }) });
+    expect(inline.code).toBe("OPENAPI_INVALID");
+    expect(inline.message).toContain("not valid JSON Schema 2020-12");
+    expect(inline.message).toContain("/not must be object,boolean");
+    expect(inline.location?.pointer).toBe("/paths/~1/post/requestBody/content/application~1json/schema/not");
+
+    const shared = await importError({
+      text: document(
+        { $ref: "#/components/schemas/Pet" },
+        { Pet: { type: "object", properties: { age: { minimum: "one" } } } },
+      ),
+    });
+    expect(shared.code).toBe("OPENAPI_INVALID");
+    expect(shared.message).toContain("/properties/age/minimum must be number");
+    // The top schema is written out (its $ref followed), so it is found at the operation.
+    expect(shared.location?.pointer).toMatch(/\/properties\/age\/minimum$/);
+
+    // What 2020-12 allows stays accepted: boolean schemas, type arrays, shared schemas.
+    const accepted = await importOpenApi({
+      text: document(
+        { type: ["object", "null"], properties: { a: true, b: { $ref: "#/components/schemas/B" } } },
+        { B: { type: "string", not: { const: "" } } },
+      ),
+    });
+    expect(accepted.operations).toHaveLength(1);
+  });
+
   it("refuses a document without operations", async () => {
     const error = await importError({ text: minimal30("  {}") });
     expect(error.code).toBe("OPENAPI_NO_OPERATIONS");

@@ -23,9 +23,10 @@ import {
   SUBSCHEMA_LIST_KEYWORDS,
   SUBSCHEMA_MAP_KEYWORDS,
 } from "@atrium/contract/json-schema";
-import { schemasTooLarge, selfApplied } from "./errors.ts";
+import { invalidPattern, invalidSchema, schemasTooLarge, selfApplied } from "./errors.ts";
 import { childPointer, refToPointer } from "./json-pointer.ts";
 import type { Locate } from "./locate.ts";
+import { schemaProblem } from "./meta-schema.ts";
 import { copyJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "./plain-json.ts";
 
 export type SchemaDialect = "2.0" | "3.0" | "3.1";
@@ -114,6 +115,27 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
     return name;
   };
 
+  /**
+   * Fail closed: a pattern the gateways cannot compile would be dropped there (validation
+   * weakened, see the gateway's validator.ts), so it is refused here, where it can be corrected.
+   */
+  const checkPattern = (pattern: unknown, pointer: string): void => {
+    const problem = typeof pattern === "string" ? regexProblem(pattern) : "it is not a string";
+    if (problem !== undefined) throw invalidPattern(pattern, problem, locate(pointer));
+  };
+
+  /**
+   * Fail closed, as for patterns: checked once per converted body (the top schema, each shared
+   * one), before `$defs` are attached. The body mirrors the document's schema, so the violation's
+   * path below it points into the document.
+   */
+  const checkSchema = (body: JsonValue, pointer: string): void => {
+    const problem = schemaProblem(body);
+    if (problem === undefined) return;
+    const at = problem.path === "" ? pointer : `${pointer}${problem.path}`;
+    throw invalidSchema(problem.message, locate(at));
+  };
+
   const copyData = (value: unknown, pointer: string): JsonValue => {
     const copy = copyJson(value, { pointer, onCycle });
     count(countNodes(copy));
@@ -175,6 +197,10 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
         continue;
       }
       const applied = inPlace && inPlaceKeywords.has(keyword);
+      if (keyword === "pattern") checkPattern(value, at);
+      if (keyword === "patternProperties" && isPlainObject(value)) {
+        for (const name of Object.keys(value)) checkPattern(name, childPointer(at, name));
+      }
       if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword) || SUBSCHEMA_LIST_KEYWORDS.has(keyword)) {
         setOwn(out, keyword, convertNode(value, context, at, applied));
       } else if (SUBSCHEMA_MAP_KEYWORDS.has(keyword) && isPlainObject(value)) {
@@ -218,6 +244,7 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
       const { uses, inPlaceUses } = context;
       const name = defName(node);
       const reserved = defs.get(name)?.pointer ?? pointer;
+      checkSchema(body, reserved);
       defs.set(name, { body, uses, inPlaceUses, nodes: producedNodes - before, pointer: reserved });
     }
   };
@@ -265,6 +292,7 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
       } else {
         converted = convertNode(schema, context, pointer, true);
       }
+      checkSchema(converted, pointer);
       convertPending(context.pending);
       for (const name of context.inPlaceUses) checkTerminates(name);
       const root: JsonObject = isPlainObject(converted) ? converted : converted === false ? { not: {} } : {};
@@ -297,6 +325,16 @@ export function countNodes(value: JsonValue): number {
     else if (node !== null && typeof node === "object") stack.push(...Object.values(node));
   }
   return nodes;
+}
+
+/** Why `pattern` is no regular expression as the gateways and MCP clients compile it (ECMAScript, unicode mode, as ajv does); undefined when it is one. */
+function regexProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, "u");
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 /** `#/components/schemas/Tree Node` → `Tree_Node`: a name safe in a JSON pointer and a URI fragment. */

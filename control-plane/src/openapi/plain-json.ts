@@ -2,6 +2,7 @@
  * Copies into plain JSON: fresh objects and arrays only (no shared or cyclic nodes, no prototype
  * tricks), so that what the import stores survives `JSON.stringify` and can be mutated safely.
  */
+import { setOwn } from "@atrium/contract/json-schema";
 import { childPointer } from "./json-pointer.ts";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -19,14 +20,7 @@ export type CopyOptions = {
   onCycle: (pointer: string) => Error;
 };
 
-/** Assigns an own property, even one named `__proto__` (a plain assignment would set the prototype). */
-export function setOwn(target: object, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    (target as Record<string, unknown>)[key] = value;
-  }
-}
+export { setOwn };
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

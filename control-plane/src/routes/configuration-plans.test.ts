@@ -1,7 +1,8 @@
 /**
  * The configuration-plan routes, on PGlite and on PostgreSQL: a plan's operations are checked
  * against its Service, its client API key is shown once, stored hashed and renewed with no
- * overlap, and a plan still in use cannot be deleted.
+ * overlap, a plan still in use cannot be deleted, and one stored before the circuit breaker
+ * existed reads with its defaults.
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -79,6 +80,27 @@ describe.each(DATABASE_KINDS)("configuration plans on %s", (kind) => {
     expect(await storedHash()).toBe(sha256(plan.apiKey));
     const renewed = await controlPlane().admin.call("POST", `/api/v1/configuration-plans/${plan.id}/renew-api-key`);
     expect(await storedHash()).toBe(sha256(renewed.body.apiKey));
+  });
+
+  it("reads a plan stored before the circuit breaker existed with the breaker's defaults", async () => {
+    const plan = await planWithKey("stored-before-breaker");
+    const settings = async () =>
+      (
+        await selectRows<{ settings: Record<string, unknown> }>(
+          controlPlane(),
+          sql`select settings from configuration_plans where id = ${plan.id}`,
+        )
+      )[0]?.settings;
+    expect((await settings())?.circuitBreaker).toEqual({ enabled: true, consecutiveFailures: 5, coolDownSeconds: 30 });
+    // As an older control plane stored it: no circuitBreaker at all.
+    await selectRows(
+      controlPlane(),
+      sql`update configuration_plans set settings = settings - 'circuitBreaker' where id = ${plan.id} returning id`,
+    );
+    expect(await settings()).not.toHaveProperty("circuitBreaker");
+    const read = await controlPlane().admin.call("GET", `/api/v1/configuration-plans/${plan.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.circuitBreaker).toEqual({ enabled: true, consecutiveFailures: 5, coolDownSeconds: 30 });
   });
 
   it("refuses deleting what is still in use, and keeps the record", async () => {

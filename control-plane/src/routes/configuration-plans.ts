@@ -3,7 +3,7 @@
  * API key is generated here, returned once, stored as a hash; renewing it replaces it at once.
  */
 
-import type { PlanSettings } from "@atrium/contract";
+import { type PlanSettings, storedPlanSettings } from "@atrium/contract";
 import { listOf, planBody, planView, planWithKey, uuidParams } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
@@ -25,7 +25,7 @@ function view(row: PlanRow): z.output<typeof planView> {
     serviceId: row.serviceId,
     backendEndpoint: row.backendEndpoint,
     hasApiKey: row.apiKeyHash !== null,
-    ...(row.settings as PlanSettings),
+    ...storedPlanSettings(row.settings),
     ...timestampsOf(row),
   };
 }
@@ -52,14 +52,20 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
       });
     }
   }
-  const secretId = body.backendSecret?.secretId;
-  if (secretId) {
-    const [secret] = await tx
+  const secret = body.backendSecret;
+  for (const [field, secretId] of [
+    ["body.backendSecret.secretId", secret?.secretId],
+    [
+      "body.backendSecret.oauth2ClientCredentials.clientSecret.secretId",
+      secret?.oauth2ClientCredentials?.clientSecret.secretId,
+    ],
+  ] as const) {
+    if (!secretId) continue;
+    const [stored] = await tx
       .select({ id: secrets.id })
       .from(secrets)
       .where(and(eq(secrets.organizationId, organizationId), eq(secrets.id, secretId)));
-    if (!secret)
-      problems.push({ field: "body.backendSecret.secretId", message: `no secret '${secretId}' in this organization` });
+    if (!stored) problems.push({ field, message: `no secret '${secretId}' in this organization` });
   }
   if (problems.length > 0)
     throw errors.unprocessable(
@@ -67,6 +73,16 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
       problems.map((p) => `${p.field}: ${p.message}`).join("; "),
       problems,
     );
+}
+
+/** Only who may read the gateway's environment may name its variables, as the secret or as its client secret. */
+function requireEnvReferenceWriterFor(
+  principal: Parameters<typeof requireEnvReferenceWriter>[0],
+  secret: PlanSettings["backendSecret"],
+) {
+  if (secret?.env) requireEnvReferenceWriter(principal, "body.backendSecret.env");
+  if (secret?.oauth2ClientCredentials?.clientSecret.env)
+    requireEnvReferenceWriter(principal, "body.backendSecret.oauth2ClientCredentials.clientSecret.env");
 }
 
 function settingsOf(body: z.output<typeof planBody>): PlanSettings {
@@ -85,7 +101,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
     { schema: { body: planBody, response: { 201: planWithKey } } },
     async (request, reply) => {
       const organizationId = request.principal.organizationId;
-      if (request.body.backendSecret?.env) requireEnvReferenceWriter(request.principal, "body.backendSecret.env");
+      requireEnvReferenceWriterFor(request.principal, request.body.backendSecret);
       const apiKey = request.body.apiKey ? newSecretValue(TOKEN_PREFIX.apiKey) : undefined;
       const row = await db.transaction(async (tx) => {
         await checkReferences(tx, organizationId, request.body);
@@ -136,7 +152,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
     async (request) => {
       const organizationId = request.principal.organizationId;
       const { id } = request.params;
-      if (request.body.backendSecret?.env) requireEnvReferenceWriter(request.principal, "body.backendSecret.env");
+      requireEnvReferenceWriterFor(request.principal, request.body.backendSecret);
       let apiKey: string | undefined;
       const row = await db.transaction(async (tx) => {
         const current = found(

@@ -90,6 +90,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
       };
       const stopWatching = context.credentials.watch(principal, endRevoked);
       const send = (event: Exclude<StreamEvent, "heartbeat">, revision: number, data: unknown) => {
+        if (raw.writableEnded) return; // ended (revoked, failed): batches queued before its close are dropped
         context.metrics.streamEvents.inc({ event });
         raw.write(`id: ${revision}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       };
@@ -140,7 +141,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
       const heartbeat = setInterval(() => {
         stillValid()
           .then((valid) => {
-            if (!valid) return;
+            if (!valid || raw.writableEnded) return;
             context.metrics.streamEvents.inc({ event: "heartbeat" });
             raw.write(": heartbeat\n\n");
           })
@@ -156,32 +157,39 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         clearInterval(heartbeat);
       });
 
-      queue = queue.then(async () => {
-        const resumable =
-          since !== undefined &&
-          since >= (await hub.oldestResumableRevision()) &&
-          since <= (await hub.currentRevision());
-        if (resumable) {
-          revision = since;
-          // Nothing that concerns the gateway since `since`: it continues from `revision`.
-          const changed = await apply(await hub.touchedSince(organizationId, since), true);
-          if (!changed) send("resumed", revision, { revision });
-          return;
-        }
-        revision = await hub.currentRevision();
-        const [all, ended] = await Promise.all([
-          compileExpositions(db, context.cipher, organizationId),
-          readEndedSessions(db, organizationId, "all"),
-        ]);
-        const expositions = [...all.values()].filter(selected);
-        for (const entry of expositions) sent.set(entry.exposition.id, entry.json);
-        if (!(await stillValid())) return;
-        send("snapshot", revision, {
-          revision,
-          expositions: expositions.map((entry) => entry.exposition),
-          endedSessions: ended.filter(selected).map((entry) => entry.endedSession),
-        } satisfies z.input<typeof snapshotEvent>);
-      });
+      queue = queue
+        .then(async () => {
+          const resumable =
+            since !== undefined &&
+            since >= (await hub.oldestResumableRevision()) &&
+            since <= (await hub.currentRevision());
+          if (resumable) {
+            revision = since;
+            // Nothing that concerns the gateway since `since`: it continues from `revision`.
+            const changed = await apply(await hub.touchedSince(organizationId, since), true);
+            if (!changed) send("resumed", revision, { revision });
+            return;
+          }
+          revision = await hub.currentRevision();
+          const [all, ended] = await Promise.all([
+            compileExpositions(db, context.cipher, organizationId),
+            readEndedSessions(db, organizationId, "all"),
+          ]);
+          const expositions = [...all.values()].filter(selected);
+          for (const entry of expositions) sent.set(entry.exposition.id, entry.json);
+          if (!(await stillValid())) return;
+          send("snapshot", revision, {
+            revision,
+            expositions: expositions.map((entry) => entry.exposition),
+            endedSessions: ended.filter(selected).map((entry) => entry.endedSession),
+          } satisfies z.input<typeof snapshotEvent>);
+        })
+        .catch((error: Error) => {
+          // Without its opening event, the gateway would take the heartbeats that follow for being
+          // current, missing what changed since `since`: end the stream, and it reconnects.
+          request.log.error({ err: error }, "change stream failed to open; closing it so the gateway reconnects");
+          raw.end();
+        });
       await queue;
     },
   );

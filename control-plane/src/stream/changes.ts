@@ -3,7 +3,7 @@
  * its exposition ids say which compiled Expositions to rebuild, and a NOTIFY wakes the change
  * hubs of every replica once the transaction commits.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { changes, configurationPlans, expositions, serviceArtifacts } from "../db/schema.ts";
 
@@ -80,7 +80,15 @@ async function affectedExpositions(
           .select({ id: expositions.id })
           .from(expositions)
           .innerJoin(configurationPlans, eq(configurationPlans.id, expositions.configurationPlanId))
-          .where(and(inOrg, sql`${configurationPlans.settings} -> 'backendSecret' ->> 'secretId' = ${id}`)),
+          .where(
+            and(
+              inOrg,
+              or(
+                sql`${configurationPlans.settings} -> 'backendSecret' ->> 'secretId' = ${id}`,
+                sql`${configurationPlans.settings} #>> '{backendSecret,oauth2ClientCredentials,clientSecret,secretId}' = ${id}`,
+              ),
+            ),
+          ),
       );
     case "CustomTools":
     case "Resources":

@@ -1,7 +1,8 @@
 /**
  * One Exposition that cannot be compiled never holds up the others: a backend secret that no
  * longer decrypts leaves its Exposition out of the snapshot and of later changes (gateways drop
- * it, and never receive an empty secret), while the organization's other Expositions stream.
+ * it, and never receive an empty secret), while the organization's other Expositions stream. A
+ * client-credentials client secret is resolved (and left out) like a backend secret.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,6 +33,16 @@ beforeAll(async () => {
   ids.secret = secret.body.id;
   for (const [name, backendSecret] of [
     ["with-secret", { secretId: secret.body.id, name: "x-key" }],
+    [
+      "with-client-secret",
+      {
+        oauth2ClientCredentials: {
+          tokenUrl: "https://auth.example.com/token",
+          clientId: "gw",
+          clientSecret: { secretId: secret.body.id },
+        },
+      },
+    ],
     ["without-secret", undefined],
   ] as const) {
     const plan = await admin.call("POST", "/api/v1/configuration-plans", {
@@ -65,6 +76,19 @@ describe("compiling Expositions", () => {
       const snapshot = await before.next("snapshot");
       const withSecret = snapshot.expositions.find((e: { id: string }) => e.id === ids["with-secret"]);
       expect(withSecret.plan.backendSecret).toMatchObject({ source: "value", value: "pets-secret-value" });
+      // A client-credentials client secret is resolved the same way.
+      const withClientSecret = snapshot.expositions.find((e: { id: string }) => e.id === ids["with-client-secret"]);
+      expect(withClientSecret.plan.backendSecret).toEqual({
+        source: "oauth2ClientCredentials",
+        in: "header",
+        name: "Authorization",
+        clientCredentials: {
+          tokenUrl: "https://auth.example.com/token",
+          clientId: "gw",
+          tokenEndpointAuthMethod: "client_secret_basic",
+          clientSecret: { source: "value", value: "pets-secret-value" },
+        },
+      });
     } finally {
       before.close();
     }

@@ -5,7 +5,7 @@
  * left out — gateways then drop it, never receiving an empty secret — and the others are sent.
  */
 
-import type { CompiledExposition, PlanSettings } from "@atrium/contract";
+import { type CompiledExposition, type PlanSettings, storedPlanSettings } from "@atrium/contract";
 import type { GatewayGroupSelector } from "@atrium/crds";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
@@ -59,7 +59,7 @@ export async function compileExpositions(
 
   const serviceIds = [...new Set(rows.map((row) => row.service.id))];
   const artifacts = await db.select().from(serviceArtifacts).where(inArray(serviceArtifacts.serviceId, serviceIds));
-  const secretIds = rows.flatMap((row) => row.plan.settings.backendSecret?.secretId ?? []);
+  const secretIds = rows.flatMap((row) => storedSecretIds(row.plan.settings.backendSecret));
   const secretRows = secretIds.length ? await db.select().from(secrets).where(inArray(secrets.id, secretIds)) : [];
   const secretValues = new Map<string, string>();
   const secretProblems = new Map<string, string>();
@@ -72,10 +72,10 @@ export async function compileExpositions(
   }
 
   for (const { exposition, plan, service, group, org } of rows) {
-    const settings = plan.settings;
-    const secretId = settings.backendSecret?.secretId;
-    if (secretId && !secretValues.has(secretId)) {
-      onSkipped(exposition.id, secretProblems.get(secretId) ?? `its backend secret ${secretId} no longer exists`);
+    const settings = storedPlanSettings(plan.settings);
+    const missing = storedSecretIds(settings.backendSecret).find((id) => !secretValues.has(id));
+    if (missing) {
+      onSkipped(exposition.id, secretProblems.get(missing) ?? `its backend secret ${missing} no longer exists`);
       continue;
     }
     const ofService = (kind: (typeof artifacts)[number]["kind"]) =>
@@ -117,6 +117,18 @@ export async function compileExpositions(
   return compiled;
 }
 
+/** The stored secrets a plan's backend secret names: its own, or its client credentials' client secret. */
+export function storedSecretIds(secret: PlanSettings["backendSecret"]): string[] {
+  const id = secret?.secretId ?? secret?.oauth2ClientCredentials?.clientSecret.secretId;
+  return id ? [id] : [];
+}
+
+function storedValue(id: string, values: Map<string, string>): string {
+  const value = values.get(id);
+  if (value === undefined) throw new Error("unreachable: checked by the caller");
+  return value;
+}
+
 function resolveBackendSecret(
   secret: NonNullable<PlanSettings["backendSecret"]>,
   values: Map<string, string>,
@@ -126,11 +138,20 @@ function resolveBackendSecret(
     name: secret.name,
     ...(secret.prefix !== undefined ? { prefix: secret.prefix } : {}),
   };
-  if (secret.secretId) {
-    const value = values.get(secret.secretId);
-    if (value === undefined) throw new Error("unreachable: checked by the caller");
-    return { source: "value", value, ...placement };
+  if (secret.secretId) return { source: "value", value: storedValue(secret.secretId, values), ...placement };
+  if (secret.env) return { source: "env", variable: envVariable(secret.env), ...placement };
+  const credentials = secret.oauth2ClientCredentials;
+  if (credentials) {
+    const { secretId, env } = credentials.clientSecret;
+    const clientSecret = secretId
+      ? { source: "value" as const, value: storedValue(secretId, values) }
+      : { source: "env" as const, variable: envVariable(env ?? "") };
+    return { source: "oauth2ClientCredentials", clientCredentials: { ...credentials, clientSecret }, ...placement };
   }
-  if (secret.env) return { source: "env", variable: secret.env.slice("${env:".length, -1), ...placement };
   return { source: "elicit", description: secret.elicit?.description ?? "", ...placement };
+}
+
+/** `${env:NAME}` → `NAME`. */
+function envVariable(reference: string): string {
+  return reference.slice("${env:".length, -1);
 }

@@ -4,7 +4,8 @@
 import { z } from "zod";
 import { envReference, httpUrl, objectName, objectRef, reconcileStatus, stringSet } from "../common.ts";
 import { defineKind } from "../kind.ts";
-import { exactlyOneOf, type ObjectRule } from "../rules.ts";
+import { exactlyOneOf, type ObjectRule, withRules } from "../rules.ts";
+import { circuitBreaker } from "./circuit-breaker.ts";
 import { toolName } from "./custom-tools.ts";
 
 export const toolExposureMode = z
@@ -89,6 +90,101 @@ export const oauthSettings = z
       "token from this issuer (Authorization: Bearer).",
   );
 
+/** The lowest rate: one call every 1000 s. */
+const MIN_RATE = 0.001;
+
+/** One budget: a request rate (token bucket) and a cap on calls in progress, each optional. */
+const budgetFields = {
+  requestsPerSecond: z
+    .number()
+    .min(MIN_RATE)
+    .max(100_000)
+    .optional()
+    .describe(
+      "Average calls admitted per second by each gateway replica (a token bucket refilled at this rate; 0.5 is one " +
+        "call every 2 s); no rate limit when absent.",
+    ),
+  burst: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe(
+      "Calls admitted back to back before the rate applies (the bucket's size); requestsPerSecond rounded up when " +
+        "absent. Needs requestsPerSecond.",
+    ),
+  concurrentCalls: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe("Calls waiting for the backend at once on each gateway replica; no cap when absent."),
+};
+
+const burstNeedsRate: ObjectRule = {
+  message: "burst needs requestsPerSecond: it is the size of the rate's bucket",
+  path: ["burst"],
+  cel: "!has(self.burst) || has(self.requestsPerSecond)",
+  holds: (budget) => budget.burst === undefined || budget.requestsPerSecond !== undefined,
+};
+
+/** Said in CEL too: the API server checks a whole number against the minimum cut to an integer, so 0 would pass. */
+const rateAtLeastMinimum: ObjectRule = {
+  message: `Too small: expected number to be >=${MIN_RATE}`,
+  path: ["requestsPerSecond"],
+  cel: `!has(self.requestsPerSecond) || self.requestsPerSecond >= ${MIN_RATE}`,
+  // Zod's own .min(MIN_RATE) says it, in the same words: here only the API server needs telling.
+  holds: () => true,
+};
+
+export const toolLimits = withRules(z.object(budgetFields), [
+  {
+    message: "set requestsPerSecond, concurrentCalls or both: an empty tool limit limits nothing",
+    path: [],
+    cel: "has(self.requestsPerSecond) || has(self.concurrentCalls)",
+    holds: (budget) => budget.requestsPerSecond !== undefined || budget.concurrentCalls !== undefined,
+  },
+  burstNeedsRate,
+  rateAtLeastMinimum,
+]).describe(
+  "The limits of one tool, on top of the plan's: past them the call's result is an error (isError) saying when to " +
+    "retry.",
+);
+
+export const planLimits = withRules(
+  z.object({
+    ...budgetFields,
+    per: z
+      .enum(["plan", "caller"])
+      .default("plan")
+      .describe(
+        "Whose budget a call spends: plan, one budget for all callers; caller, one per OAuth token subject " +
+          "(issuer and subject), for the plan's limits and each tool's (OAuth-protected plans only).",
+      ),
+    tools: z
+      .record(toolName, toolLimits)
+      .optional()
+      .describe("Limits of single tools, by tool name (PerOperation plans only)."),
+  }),
+  [
+    {
+      message: "set requestsPerSecond, concurrentCalls or tools: empty limits limit nothing",
+      path: [],
+      cel: "has(self.requestsPerSecond) || has(self.concurrentCalls) || has(self.tools)",
+      holds: (limits) =>
+        limits.requestsPerSecond !== undefined || limits.concurrentCalls !== undefined || limits.tools !== undefined,
+    },
+    burstNeedsRate,
+    rateAtLeastMinimum,
+  ],
+).describe(
+  "Overload protection, enforced by each gateway replica on its own (with N replicas an endpoint admits up to N " +
+    "times these figures): tools/call and backend-read resources/read past the plan's rate or concurrency get HTTP " +
+    "429 with Retry-After; past a tool's, an isError result.",
+);
+
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
@@ -120,6 +216,21 @@ export const configurationPlanRules: readonly ObjectRule[] = [
     path: ["backendSecret", "elicit"],
     cel: "!has(self.backendSecret) || !has(self.backendSecret.elicit) || has(self.oauth)",
     holds: (plan) => field(plan.backendSecret, "elicit") === undefined || plan.oauth !== undefined,
+  },
+  {
+    message:
+      "limits.per caller needs an OAuth-protected plan (set oauth): callers are told apart by their token's " +
+      "subject, and an API key is one caller",
+    path: ["limits", "per"],
+    cel: "!has(self.limits) || !has(self.limits.per) || self.limits.per != 'caller' || has(self.oauth)",
+    holds: (plan) => field(plan.limits, "per") !== "caller" || plan.oauth !== undefined,
+  },
+  {
+    message:
+      "limits.tools needs toolExposureMode PerOperation: Discovery mode calls its operations through invoke_tool",
+    path: ["limits", "tools"],
+    cel: "!has(self.limits) || !has(self.limits.tools) || !has(self.toolExposureMode) || self.toolExposureMode != 'Discovery'",
+    holds: (plan) => field(plan.limits, "tools") === undefined || plan.toolExposureMode !== "Discovery",
   },
   {
     whyNotCel: "comparing two lists without a size limit exceeds the API server's CEL cost limit",
@@ -166,10 +277,90 @@ export const backendSecretFields = {
   prefix: z.string().optional().describe("Text put before the secret, for example 'Bearer '."),
 };
 
+/**
+ * OAuth 2.0 client credentials (RFC 6749 section 4.4) for the backend: what the CRD and the REST
+ * API share. Each builds `clientSecret` from its own way of naming a stored secret.
+ */
+export const clientCredentialsFields = {
+  tokenUrl: httpUrl.describe(
+    "Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects).",
+  ),
+  clientId: z
+    .string()
+    .min(1)
+    .max(1024)
+    .regex(/^[\x20-\x7E]+$/, { message: "must be printable ASCII (RFC 6749 client_id)" })
+    .describe("The gateway's client id at that authorization server."),
+  tokenEndpointAuthMethod: z
+    .enum(["client_secret_basic", "client_secret_post"])
+    .default("client_secret_basic")
+    .describe(
+      "How the client authenticates: client_secret_basic (HTTP Basic) or client_secret_post (in the form body).",
+    ),
+  scopes: stringSet(scopeToken).optional().describe("Scopes asked for (the form's scope); none when absent."),
+  audience: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .describe("Sent as the form's audience parameter (Auth0, Okta style); not sent when absent."),
+  resource: httpUrl
+    .optional()
+    .describe("Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent."),
+};
+
+const clientSecretEnv = envReference
+  .optional()
+  .describe("The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime.");
+
+/** `clientSecret`: exactly one of `stored` (a stored secret, named the way the surface names one) or `env`. */
+export function clientSecretSource<K extends string, S extends z.ZodType>(key: K, stored: S) {
+  const shape = { [key]: stored.optional(), env: clientSecretEnv } as { [P in K]: z.ZodOptional<S> } & {
+    env: typeof clientSecretEnv;
+  };
+  return exactlyOneOf(z.object(shape), [key, "env"]).describe(
+    `The client secret: exactly one of ${key}, env. Sent only to the token endpoint.`,
+  );
+}
+
+/** Set only in the Authorization header as a bearer: a placement the token would not follow is refused. */
+export const bearerPlacementRule: ObjectRule = {
+  message:
+    "with oauth2ClientCredentials the token is always sent as 'Authorization: Bearer <token>': leave in, name and " +
+    "prefix unset",
+  path: ["oauth2ClientCredentials"],
+  cel:
+    "!has(self.oauth2ClientCredentials) || ((!has(self.__in__) || self.__in__ == 'header') && " +
+    "(!has(self.name) || self.name.lowerAscii() == 'authorization') && !has(self.prefix))",
+  holds: (secret) =>
+    secret.oauth2ClientCredentials === undefined ||
+    ((secret.in === undefined || secret.in === "header") &&
+      (secret.name === undefined || String(secret.name).toLowerCase() === "authorization") &&
+      secret.prefix === undefined),
+};
+
+/** The `oauth2ClientCredentials` source, with its client secret named the way the surface names a stored secret. */
+export function oauth2ClientCredentials<K extends string, S extends z.ZodType>(key: K, stored: S) {
+  return z
+    .object({ ...clientCredentialsFields, clientSecret: clientSecretSource(key, stored) })
+    .describe(
+      "Get a token from the backend's authorization server (client credentials grant) and send it as " +
+        "'Authorization: Bearer <token>'; each gateway replica caches it until shortly before it expires.",
+    );
+}
+
 export const backendSecret = exactlyOneOf(
-  z.object({ secretSourceRef: secretSourceKeyRef.optional(), ...backendSecretFields }),
-  ["secretSourceRef", "env", "elicit"],
-).describe("The credential the gateway sends to the backend: exactly one of secretSourceRef, env, elicit.");
+  z.object({
+    secretSourceRef: secretSourceKeyRef.optional(),
+    oauth2ClientCredentials: oauth2ClientCredentials("secretSourceRef", secretSourceKeyRef).optional(),
+    ...backendSecretFields,
+  }),
+  ["secretSourceRef", "env", "elicit", "oauth2ClientCredentials"],
+  [bearerPlacementRule],
+).describe(
+  "The credential the gateway sends to the backend: exactly one of secretSourceRef, env, elicit, " +
+    "oauth2ClientCredentials.",
+);
 
 export const configurationPlanSpec = z
   .object({
@@ -198,6 +389,8 @@ export const configurationPlanSpec = z
       .max(600_000)
       .default(30_000)
       .describe("Time the backend has to answer; past it the tool result is a gateway-generated 504."),
+    circuitBreaker,
+    limits: planLimits.optional(),
     audit: z
       .boolean()
       .default(false)

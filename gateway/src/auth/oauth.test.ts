@@ -4,12 +4,14 @@
  * reason, and a plan whose keys are out of reach serves no one. Audit events are checked field
  * by field, and no credential reaches any log line of the run.
  */
+
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import { captureOutput } from "@atrium/reliability/secrets";
 import { SignJWT } from "jose";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,6 +71,7 @@ beforeAll(async () => {
   auditDir = mkdtempSync(join(tmpdir(), "atrium-audit-"));
   // The gateway's own log, at its most talkative, is read back: no credential may be in it.
   logStream.on("data", (chunk: Buffer) => gatewayLog.push(chunk.toString("utf8")));
+  captureOutput("gateway", logStream); // and to the run dir, for the end-of-run secrets scan
   gateway = await startGateway(stack.gatewayConfig({ auditFile: join(auditDir, "audit.jsonl"), logLevel: "trace" }), {
     logStream,
   });

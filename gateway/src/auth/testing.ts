@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { recordSecret } from "@atrium/reliability/secrets";
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from "jose";
 import Provider from "oidc-provider";
 
@@ -25,6 +26,7 @@ export interface SigningKey {
 export async function signingKey(kid: string, alg = "RS256"): Promise<SigningKey> {
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid, alg, use: "sig" };
+  recordSecret("OAuth signing private key", typeof jwk.d === "string" ? jwk.d : undefined);
   return { kid, privateKey, jwk };
 }
 
@@ -94,6 +96,7 @@ function configuration(keys: SigningKey[]) {
 export async function startAuthorizationServer(): Promise<TestAuthorizationServer> {
   let server: Server | undefined;
   let provider: InstanceType<typeof Provider>;
+  recordSecret("OAuth client secret", CLIENT_SECRET);
   const state = { loginAs: "alice", jwksFetches: 0, keys: [await signingKey("key-1")] };
   const listen = (port: number) =>
     new Promise<number>((resolve) => {
@@ -162,6 +165,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       });
       const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
       if (!body.access_token) throw new Error(`token endpoint: ${body.error}: ${body.error_description}`);
+      recordSecret("OAuth access token", body.access_token);
       return body.access_token;
     },
     mint: async (claims, options = {}) => {
@@ -172,7 +176,9 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       if (claims.iss === undefined) jwt.setIssuer(issuer);
       if (claims.sub === undefined) jwt.setSubject("alice");
       if (claims.exp === undefined) jwt.setExpirationTime(options.expiresIn ?? "5m");
-      return jwt.sign(key.privateKey);
+      const token = await jwt.sign(key.privateKey);
+      recordSecret("OAuth access token (minted)", token);
+      return token;
     },
     close: () =>
       new Promise((resolve) => {

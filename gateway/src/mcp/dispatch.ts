@@ -6,12 +6,14 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { ToolAccess } from "../auth/client-auth.ts";
 import { refusals } from "../auth/refusals.ts";
-import type { Backends } from "../backend.ts";
+import type { BackendOutcome, Backends, CircuitEvent } from "../backend.ts";
+import type { LimitRefusal } from "../limits.ts";
 import type { ToolOutcomeWord } from "../metrics.ts";
 import type { ServedExposition } from "../registry.ts";
 import type { CallToolResult } from "../tools/mcp.ts";
 import { timeoutResult } from "../tools/result.ts";
 import { planCall } from "../tools/runtime.ts";
+import { admitCall, admitRead, limitedToolResult } from "./overload.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
 import { ERROR, McpError } from "./protocol.ts";
 import { listResources, listResourceTemplates, resolveResource } from "./resources.ts";
@@ -25,10 +27,16 @@ export interface DispatchContext {
   maxResultBytes: number;
   /** Observes each tool call's outcome (metrics). */
   onToolCall?: (tool: string, outcome: number | ToolOutcomeWord, seconds: number) => void;
+  /** Observes a backend call that opened or closed the plan's circuit breaker, or was refused by it. */
+  onCircuit?: (event: CircuitEvent) => void;
   /** `performance.now()` by which backend calls must be answered (a batch's shared deadline). */
   deadline?: number;
   /** The tools an OAuth token's scopes hide (oauth.toolScopes); undefined when it sees them all. */
   toolAccess?: ToolAccess;
+  /** Who calls, on OAuth-protected endpoints (the token's issuer and subject): whose budget `limits.per: caller` spends. */
+  caller?: string;
+  /** Observes a backend call the plan's limits refused (`tool` undefined for a resource read). */
+  onLimited?: (refusal: LimitRefusal, tool: string | undefined) => void;
 }
 
 /** The tools the caller may see, and a key naming that view (cached lists are per view). */
@@ -95,17 +103,26 @@ async function callTool(
     return plan.result;
   }
   const { plan: settings } = context.served.exposition;
-  // The share of the pool is the tool's: one hanging tool cannot starve the others.
-  const outcome = await context.backends.call(context.served.backend, settings, plan.request, context.clientHeaders, {
-    share: plan.runtime,
-    deadline: context.deadline,
-  });
+  const tool = plan.runtime.tool.name;
+  const admission = admitCall(context, tool);
+  if (!admission.admitted) return limitedToolResult(tool, admission);
+  let outcome: BackendOutcome;
+  try {
+    // The share of the pool is the tool's: one hanging tool cannot starve the others.
+    outcome = await context.backends.call(context.served.backend, settings, plan.request, context.clientHeaders, {
+      share: plan.runtime,
+      deadline: context.deadline,
+      onCircuit: context.onCircuit,
+    });
+  } finally {
+    admission.release();
+  }
   if (outcome.kind === "timeout") {
     observe("timeout");
     return timeoutResult(outcome.ms);
   }
-  if (outcome.kind === "error") {
-    observe("error");
+  if (outcome.kind === "error" || outcome.kind === "unavailable") {
+    observe(outcome.kind);
     return { content: [{ type: "text", text: outcome.message }], isError: true };
   }
   observe(outcome.response.status);
@@ -126,18 +143,25 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
     throw new McpError(code, `Resource not found: ${String(uri)}`, invalidStatus, { uri });
   }
   if (source.kind === "text") return { contents: [{ uri: source.uri, mimeType: source.mimeType, text: source.text }] };
-  const outcome = await context.backends.call(
-    served.backend,
-    served.exposition.plan,
-    { method: "GET", path: source.path, headers: {} },
-    context.clientHeaders,
-    { share: served.exposition.resources, deadline: context.deadline },
-  );
+  // Only the plan's (or caller's) budget: no tool is called. A refusal throws TooManyCalls (429).
+  const admission = admitRead(context);
+  let outcome: BackendOutcome;
+  try {
+    outcome = await context.backends.call(
+      served.backend,
+      served.exposition.plan,
+      { method: "GET", path: source.path, headers: {} },
+      context.clientHeaders,
+      { share: served.exposition.resources, deadline: context.deadline, onCircuit: context.onCircuit },
+    );
+  } finally {
+    admission.release();
+  }
   if (outcome.kind !== "response" || outcome.response.status >= 400) {
     const why =
       outcome.kind === "timeout"
         ? `the backend timed out after ${outcome.ms} ms`
-        : outcome.kind === "error"
+        : outcome.kind === "error" || outcome.kind === "unavailable"
           ? outcome.message
           : `the backend answered HTTP ${outcome.response.status}`;
     throw new McpError(ERROR.internal, `Reading ${source.uri}: ${why}`, 200);

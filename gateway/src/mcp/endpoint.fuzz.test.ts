@@ -5,13 +5,15 @@
  * connection, and the gateway still serves a normal call afterwards. 10,000 cases per era by
  * default; ATRIUM_FUZZ_RUNS sets more. RSS before and after is printed, not asserted.
  */
+import { recordFigures } from "@atrium/reliability";
+import { fuzzParameters } from "@atrium/reliability/fuzz";
 import fc from "fast-check";
 import { request } from "undici";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../gateway.ts";
 import { modernHeaders, modernMeta, type Stack, useStackWithGateway } from "../testing.ts";
 
-const runs = Number(process.env.ATRIUM_FUZZ_RUNS ?? 10_000);
+const { numRuns: runs, seed } = fuzzParameters(10_000);
 
 const methods = fc.oneof(
   fc.constantFrom(
@@ -98,6 +100,15 @@ describe("the MCP endpoint under generated messages", () => {
     stack = running.stack;
     gateway = running.gateway;
   });
+  /** Each era's answers by status, once its property held; the row is recorded when both did. */
+  const eras = new Map<string, ReturnType<typeof statusTally>>();
+  const rssBefore = rssMb();
+  afterAll(() => {
+    if (eras.size < 2) return;
+    const details: Record<string, number | string> = { "RSS before (MB)": rssBefore, "RSS after (MB)": rssMb() };
+    for (const [era, tally] of eras) details[`${era} answers`] = String(tally);
+    recordFigures("fuzz-mcp-endpoint", { tried: 2 * runs, unit: "generated messages", lost: 0, details });
+  });
 
   async function answersNormally(): Promise<void> {
     const status = await post(
@@ -128,9 +139,10 @@ describe("the MCP endpoint under generated messages", () => {
         tally.add(status);
         expect(status, `status ${status} for ${JSON.stringify(payload).slice(0, 200)}`).toBeLessThan(500);
       }),
-      { numRuns: runs },
+      { numRuns: runs, seed },
     );
     await answersNormally();
+    eras.set("2026-07-28", tally);
     console.log(
       `modern era: ${runs} cases, RSS ${before} MB → ${rssMb()} MB (test process and gateway); answers ${tally}`,
     );
@@ -153,9 +165,10 @@ describe("the MCP endpoint under generated messages", () => {
         tally.add(status);
         expect(status, `status ${status} for ${JSON.stringify(payload).slice(0, 200)}`).toBeLessThan(500);
       }),
-      { numRuns: runs },
+      { numRuns: runs, seed },
     );
     await answersNormally();
+    eras.set("2025", tally);
     console.log(
       `2025 era: ${runs} cases, RSS ${before} MB → ${rssMb()} MB (test process and gateway); answers ${tally}`,
     );

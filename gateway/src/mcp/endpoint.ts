@@ -11,13 +11,15 @@ import { type AuditLog, type AuditOrigin, traceIdOf } from "../audit.ts";
 import type { ClientAuthenticator, ClientIdentity } from "../auth/client-auth.ts";
 import { AuthRefusal, refusals } from "../auth/refusals.ts";
 import { addressOf, bearerChallenge, METADATA_PREFIX, protectedResourceMetadata } from "../auth/resource.ts";
-import type { Backends } from "../backend.ts";
+import type { Backends, CircuitEvent } from "../backend.ts";
+import type { LimitRefusal } from "../limits.ts";
 import type { GatewayMetrics, ToolOutcomeWord } from "../metrics.ts";
 import type { ExpositionRegistry, ServedExposition } from "../registry.ts";
 import { answerBatch } from "./batch.ts";
 import { checkToolAccess } from "./dispatch.ts";
 import { handleLegacy, initialize, sessionOf } from "./legacy.ts";
 import { handleModern, isModern } from "./modern.ts";
+import { TooManyCalls } from "./overload.ts";
 import {
   BATCHING_VERSION,
   ERROR,
@@ -250,6 +252,15 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         metrics.toolCall(expositionLabel, tool, outcome, seconds);
         if (origin) audit.toolCall({ served, origin, tool, outcome, principal });
       },
+      caller: principal?.user,
+      onLimited: (refusal: LimitRefusal, tool: string | undefined) => {
+        metrics.limited(expositionLabel, refusal.scope, refusal.kind);
+        if (origin) audit.limited({ served, origin, refusal, tool, principal });
+      },
+      onCircuit: (event: CircuitEvent) => {
+        metrics.circuit(expositionLabel, event);
+        if (origin && event !== "refused") audit.circuit({ served, origin, transition: event });
+      },
     };
     const observe = (method: string, status: number) => {
       metrics.request(expositionLabel, method, status, (performance.now() - started) / 1000);
@@ -312,7 +323,9 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       }
       if (!(error instanceof McpError)) throw error;
       observe(message.method, error.httpStatus);
-      return send(reply, error.httpStatus, errorResponse(message.id, error.code, error.message, error.data));
+      const headers: Record<string, string> =
+        error instanceof TooManyCalls ? { "retry-after": String(error.retryAfterSeconds) } : {};
+      return send(reply, error.httpStatus, errorResponse(message.id, error.code, error.message, error.data), headers);
     }
   };
 

@@ -104,6 +104,34 @@ describe("compileToolset: one tool per operation", () => {
   });
 });
 
+describe("compileToolset: members named __proto__ (found by the import fuzz test)", () => {
+  it("renames a parameter named __proto__ (validators ignore that name), and keeps it an own property in the body", () => {
+    const box = { type: "object", properties: { size: { type: "integer" } }, required: ["size"] };
+    const op = operation({
+      operationId: "pack",
+      method: "POST",
+      path: "/boxes",
+      parameters: [{ name: "__proto__", in: "query", required: true, schema: box }],
+      requestBody: {
+        required: true,
+        contentType: "application/json",
+        schema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'),
+      },
+    });
+    const compiled = compileToolset(exposition({ operations: [op] }));
+    expect(compiled.warnings).toEqual([]);
+    const runtime = compiled.get("pack");
+    const input = runtime?.tool.inputSchema as unknown as { properties: Record<string, { properties?: object }> };
+    expect(Object.keys(input.properties)).toEqual(["query___proto__", "body"]);
+    expect(Object.keys(input.properties.body?.properties ?? {})).toEqual(["__proto__"]);
+    expect(runtime?.validate({ query___proto__: { size: 1 }, body: {} })).toEqual([]);
+    expect(runtime?.validate({ query___proto__: { size: "big" }, body: {} })).toEqual([
+      "query___proto__.size: must be integer",
+    ]);
+    expect(runtime?.buildRequest({ query___proto__: { size: 1 }, body: {} }).path).toBe("/boxes?size=1");
+  });
+});
+
 describe("compileToolset: names", () => {
   it("makes operationIds valid and unique in document order", () => {
     const names = compileToolset(

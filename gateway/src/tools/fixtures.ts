@@ -2,6 +2,7 @@
  * Test fixtures: CompiledExpositions built from hand-written normalized operations, in the shape
  * the control plane's importer stores (JSON Schema 2020-12, recursion as `#/$defs/<Name>`).
  */
+import { circuitBreaker } from "@atrium/crds";
 import { compileToolset } from "./compile.ts";
 import type { ToolRuntime } from "./runtime.ts";
 import type { CompiledExposition, CustomTool, Operation } from "./source.ts";
@@ -32,6 +33,7 @@ export function exposition(options: ExpositionOptions = {}): CompiledExposition 
       apiKeyHash: null,
       toolExposureMode: options.mode ?? "PerOperation",
       backendTimeoutMs: 30_000,
+      circuitBreaker: circuitBreaker.parse(undefined),
       audit: false,
       ...(options.forwardResponseHeaders
         ? { headerPolicy: { forwardResponseHeaders: options.forwardResponseHeaders } }

@@ -7,7 +7,8 @@
  *   their schema and description; the request body as `body`. When two would share a name (the
  *   same name in two locations, or a parameter called `body` beside a request body), the first in
  *   the order path, query, header keeps it and the others get their location as a prefix:
- *   `query_id`, `header_body`; a name still taken then gets `_2`, `_3`, …; a renamed argument's
+ *   `query_id`, `header_body` (and `query___proto__`: JSON Schema validators ignore a property named
+ *   `__proto__`); a name still taken then gets `_2`, `_3`, …; a renamed argument's
  *   description says which parameter it is;
  * - cookie parameters are left out: the gateway keeps no cookies for a backend, and credentials
  *   reach it through the plan's backend secret;
@@ -20,6 +21,7 @@
  * `outputSchema` is published only when the first 2xx response is JSON whose schema's root is
  * `type: "object"` and compiles as written; results are then made to conform (result.ts).
  */
+import { setOwn } from "@atrium/contract/json-schema";
 import { methodAnnotations, overrideAnnotations } from "./annotations.ts";
 import { isJsonMediaType, mediaTypeOf } from "./body.ts";
 import { type CatalogEntry, searchText } from "./discovery.ts";
@@ -44,11 +46,11 @@ export function compileOperationTool(operation: Operation, name: string, validat
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const { parameter, property } of bound) {
-    properties[property] = describedSchema(
-      parameter.schema,
-      parameter.description,
-      defs,
-      renameNote(parameter, property),
+    // A parameter may be named __proto__: an own property, never the object's prototype.
+    setOwn(
+      properties,
+      property,
+      describedSchema(parameter.schema, parameter.description, defs, renameNote(parameter, property)),
     );
     if (parameter.required) required.push(property);
   }
@@ -126,7 +128,9 @@ export function bindParameters(operation: Pick<Operation, "path" | "parameters" 
   }
   // stable sort: document order within a location
   const ordered = [...parameters].sort((a, b) => locationOrder[a.in] - locationOrder[b.in]);
-  const names = createNameAllocator(MAX_PROPERTY_NAME_LENGTH, operation.requestBody ? [BODY_PROPERTY] : []);
+  // ajv (the gateway's and clients') ignores a property named __proto__: that name would never be validated.
+  const reserved = [...(operation.requestBody ? [BODY_PROPERTY] : []), "__proto__"];
+  const names = createNameAllocator(MAX_PROPERTY_NAME_LENGTH, reserved);
   return ordered.map((parameter) => {
     const base = validName(parameter.name, MAX_PROPERTY_NAME_LENGTH, "parameter");
     const property = names.has(base)

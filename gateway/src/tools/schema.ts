@@ -22,6 +22,7 @@ import {
   SINGLE_SUBSCHEMA_KEYWORDS,
   SUBSCHEMA_LIST_KEYWORDS,
   SUBSCHEMA_MAP_KEYWORDS,
+  setOwn,
 } from "@atrium/contract/json-schema";
 import type { JsonSchema } from "./mcp.ts";
 
@@ -54,29 +55,38 @@ function prepareNode(node: unknown, use: SchemaUse, patterns: boolean): JsonSche
     if (!patterns && (keyword === "pattern" || keyword === "patternProperties")) continue;
     if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword)) {
       // `items` may still be a draft-07 tuple
-      out[keyword] = Array.isArray(value)
-        ? value.map((item) => prepareNode(item, use, patterns))
-        : prepareNode(value, use, patterns);
+      setOwn(
+        out,
+        keyword,
+        Array.isArray(value)
+          ? value.map((item) => prepareNode(item, use, patterns))
+          : prepareNode(value, use, patterns),
+      );
     } else if (SUBSCHEMA_LIST_KEYWORDS.has(keyword)) {
-      if (Array.isArray(value)) out[keyword] = value.map((item) => prepareNode(item, use, patterns));
+      if (Array.isArray(value))
+        setOwn(
+          out,
+          keyword,
+          value.map((item) => prepareNode(item, use, patterns)),
+        );
     } else if (SUBSCHEMA_MAP_KEYWORDS.has(keyword)) {
       if (!isPlainObject(value)) continue;
       const map: Record<string, unknown> = {};
-      for (const [name, subschema] of Object.entries(value)) map[name] = prepareNode(subschema, use, patterns);
-      out[keyword] = map;
+      for (const [name, subschema] of Object.entries(value)) setOwn(map, name, prepareNode(subschema, use, patterns));
+      setOwn(out, keyword, map);
     } else if (keyword === "dependencies" && isPlainObject(value)) {
       const map: Record<string, unknown> = {};
       for (const [name, dependency] of Object.entries(value)) {
-        map[name] = Array.isArray(dependency) ? dependency : prepareNode(dependency, use, patterns);
+        setOwn(map, name, Array.isArray(dependency) ? dependency : prepareNode(dependency, use, patterns));
       }
-      out[keyword] = map;
+      setOwn(out, keyword, map);
     } else if (keyword === "type") {
       const types = (Array.isArray(value) ? value : [value]).filter((t) => typeof t === "string" && jsonTypes.has(t));
       if (types.length > 0) out.type = Array.isArray(value) ? types : types[0];
     } else if (keyword === "required") {
       if (Array.isArray(value) && value.every((name) => typeof name === "string")) out.required = value;
     } else {
-      out[keyword] = value;
+      setOwn(out, keyword, value); // a keyword named __proto__ stays a (meaningless) keyword
     }
   }
   if ("example" in node && !("examples" in out)) out.examples = [node.example];

@@ -39,6 +39,10 @@ export function referencesOf(kind: AtriumKind, spec: unknown): Reference[] {
       return [
         ...named("Service", field(spec, "serviceRef", "name")),
         ...named("SecretSource", field(spec, "backendSecret", "secretSourceRef", "name")),
+        ...named(
+          "SecretSource",
+          field(spec, "backendSecret", "oauth2ClientCredentials", "clientSecret", "secretSourceRef", "name"),
+        ),
         ...named("Secret", field(spec, "apiKey", "secretName")),
       ];
     case "Exposition":

@@ -1,9 +1,11 @@
 /**
  * The ConfigurationPlan reconciler on a real API server and control plane: OAuth (with
- * toolScopes) and audit settings carried to the control plane unchanged, updates included; both
+ * toolScopes), limits and audit settings carried to the control plane unchanged, updates included; the
+ * client secret of oauth2ClientCredentials resolved from its SecretSource; both
  * client-auth modes refused by CEL at the API server; the API key renewed and written again when
  * the plan's Secret is deleted.
  */
+import { recordSecret } from "@atrium/reliability/secrets";
 import { ApiException } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { applyPetstore, deleteResource, patchResource, resource, useOperatorHarness, waitFor } from "../../testing.ts";
@@ -11,7 +13,7 @@ import { applyPetstore, deleteResource, patchResource, resource, useOperatorHarn
 const testHarness = useOperatorHarness("plans", applyPetstore);
 
 describe("ConfigurationPlan", () => {
-  it("carries a plan's oauth (with toolScopes) and audit to the control plane unchanged, updates included", async () => {
+  it("carries a plan's oauth (with toolScopes), limits and audit to the control plane unchanged, updates included", async () => {
     const harness = testHarness();
     const { env, namespace } = harness;
     const oauth = {
@@ -22,23 +24,27 @@ describe("ConfigurationPlan", () => {
       requiredScopes: ["mcp:use", "pets:read"],
       toolScopes: { deletePet: ["pets:write", "pets:admin"], createPet: ["pets:write"] },
     };
+    const limits = { per: "caller", requestsPerSecond: 5, burst: 10, tools: { createPet: { concurrentCalls: 1 } } };
     await harness.create(
       resource("ConfigurationPlan", "oauth-plan", {
         serviceRef: { name: "petstore" },
         backendEndpoint: "https://oauth.example.com",
         oauth,
         audit: true,
+        limits,
       }),
     );
     const ready = await harness.waitReady("ConfigurationPlan", "oauth-plan");
     const record = await harness.recordNamed("/configuration-plans", "oauth-plan");
     expect(record).toMatchObject({ id: ready.status?.id, hasApiKey: false, audit: true });
     expect(record?.oauth).toEqual(oauth);
+    expect(record?.limits).toEqual(limits);
 
     const changed = { ...oauth, requiredScopes: ["mcp:use"], toolScopes: { getPet: ["pets:read"] } };
     const patched = await patchResource(env.custom, "ConfigurationPlan", namespace, "oauth-plan", [
       { op: "replace", path: "/spec/oauth", value: changed },
       { op: "replace", path: "/spec/audit", value: false },
+      { op: "remove", path: "/spec/limits" },
     ]);
     await waitFor("the plan record's new oauth settings", async () => {
       const object = await harness.get("ConfigurationPlan", "oauth-plan");
@@ -47,10 +53,55 @@ describe("ConfigurationPlan", () => {
     const updated = await harness.recordNamed("/configuration-plans", "oauth-plan");
     expect(updated).toMatchObject({ id: ready.status?.id, audit: false });
     expect(updated?.oauth).toEqual(changed);
+    expect(updated?.limits).toBeUndefined();
 
     await deleteResource(env.custom, "ConfigurationPlan", namespace, "oauth-plan");
     await harness.waitGone("ConfigurationPlan", "oauth-plan");
     expect(await harness.recordNamed("/configuration-plans", "oauth-plan")).toBeUndefined();
+  });
+
+  it("resolves the client secret of oauth2ClientCredentials from its SecretSource, waiting for it", async () => {
+    const harness = testHarness();
+    const { env, namespace } = harness;
+    const credentials = {
+      tokenUrl: "https://auth.example.com/oauth/token",
+      clientId: "atrium-gateway",
+      scopes: ["pets:read"],
+      resource: "https://petstore.example.com/",
+    };
+    await harness.create(
+      resource("ConfigurationPlan", "cc-plan", {
+        serviceRef: { name: "petstore" },
+        backendEndpoint: "https://cc.example.com",
+        backendSecret: {
+          oauth2ClientCredentials: {
+            ...credentials,
+            clientSecret: { secretSourceRef: { name: "cc-credentials", key: "client-secret" } },
+          },
+        },
+      }),
+    );
+    // Its SecretSource comes after it: the plan waits, then resolves.
+    recordSecret("Kubernetes Secret value", "cc-client-secret");
+    await env.core.createNamespacedSecret({
+      namespace,
+      body: { metadata: { name: "cc-backend" }, stringData: { "client-secret": "cc-client-secret" } },
+    });
+    await harness.create(
+      resource("SecretSource", "cc-credentials", { secretRefs: [{ name: "cc-backend", keys: ["client-secret"] }] }),
+    );
+    await harness.waitReady("ConfigurationPlan", "cc-plan");
+    const secret = await harness.recordNamed("/secrets", "cc-credentials.client-secret");
+    const record = await harness.recordNamed("/configuration-plans", "cc-plan");
+    expect(record?.backendSecret).toEqual({
+      in: "header",
+      name: "Authorization",
+      oauth2ClientCredentials: {
+        ...credentials,
+        tokenEndpointAuthMethod: "client_secret_basic",
+        clientSecret: { secretId: secret?.id },
+      },
+    });
   });
 
   it("refuses a plan with both apiKey and oauth at the API server (CEL), naming spec.oauth", async () => {

@@ -1,7 +1,7 @@
 /**
  * ConfigurationPlan → `/configuration-plans`: the spec with record ids instead of references
- * (serviceRef → serviceId; backendSecret.secretSourceRef → the secretId of that SecretSource's
- * key), waiting IN_PROGRESS until they exist. `apiKey: { secretName }` asks the control plane
+ * (serviceRef → serviceId; backendSecret.secretSourceRef, and the client secret's of
+ * oauth2ClientCredentials, → the secretId of that SecretSource's key), waiting IN_PROGRESS until they exist. `apiKey: { secretName }` asks the control plane
  * for a key and writes it to that Secret (key `apiKey`, owned by the plan); when the Secret is
  * lost the key cannot be read back, so it is renewed and written again.
  */
@@ -66,9 +66,11 @@ export const configurationPlanReconciler: KindReconciler = {
     const { serviceRef, apiKey, backendSecret, ...settings } = spec;
     const { ids, missing } = resolveReferences(ctx.cache, namespace, [{ kind: "Service", name: serviceRef.name }]);
     const serviceId = ids[0];
+    const secretRef =
+      backendSecret?.secretSourceRef ?? backendSecret?.oauth2ClientCredentials?.clientSecret.secretSourceRef;
     let secretId: string | undefined;
-    if (backendSecret?.secretSourceRef) {
-      const resolved = await backendSecretId(ctx, namespace, backendSecret.secretSourceRef);
+    if (secretRef) {
+      const resolved = await backendSecretId(ctx, namespace, secretRef);
       if (resolved.missing) missing.push(resolved.missing);
       secretId = resolved.id;
     }
@@ -76,8 +78,17 @@ export const configurationPlanReconciler: KindReconciler = {
 
     let planSecret: PlanBody["backendSecret"];
     if (backendSecret) {
-      const { secretSourceRef: _ref, ...rest } = backendSecret;
-      planSecret = { ...rest, ...(secretId ? { secretId } : {}) };
+      const { secretSourceRef: _ref, oauth2ClientCredentials: credentials, ...rest } = backendSecret;
+      if (credentials) {
+        const { secretSourceRef: _clientRef, ...clientSecret } = credentials.clientSecret;
+        planSecret = {
+          ...rest,
+          oauth2ClientCredentials: {
+            ...credentials,
+            clientSecret: { ...clientSecret, ...(secretId ? { secretId } : {}) },
+          },
+        };
+      } else planSecret = { ...rest, ...(secretId ? { secretId } : {}) };
     }
     const body = {
       name,
@@ -93,7 +104,8 @@ export const configurationPlanReconciler: KindReconciler = {
         record.serviceId === serviceId &&
         record.backendEndpoint === spec.backendEndpoint &&
         record.hasApiKey === body.apiKey &&
-        record.backendSecret?.secretId === secretId,
+        (record.backendSecret?.secretId ?? record.backendSecret?.oauth2ClientCredentials?.clientSecret.secretId) ===
+          secretId,
     });
     if (apiKey) {
       await ensureApiKeySecret(ctx, object, id, apiKey.secretName, written?.apiKey);

@@ -3,6 +3,7 @@
  * per referenced key, one condition per Secret, and a changed Secret value propagated to its
  * record (updated, never duplicated).
  */
+import { recordSecret } from "@atrium/reliability/secrets";
 import { describe, expect, it } from "vitest";
 import { resource, useOperatorHarness, waitFor } from "../../testing.ts";
 
@@ -12,6 +13,8 @@ describe("SecretSource", () => {
   it("propagates a changed Secret value to the backend secret record", async () => {
     const harness = testHarness();
     const { env, namespace } = harness;
+    recordSecret("Kubernetes Secret value", "first-token");
+    recordSecret("Kubernetes Secret value", "rotated-token");
     await env.core.createNamespacedSecret({
       namespace,
       body: { metadata: { name: "backend" }, stringData: { token: "first-token" } },

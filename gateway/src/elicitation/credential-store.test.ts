@@ -1,0 +1,114 @@
+/**
+ * The gateway's elicited-credential store against a real control plane (PGlite): what one
+ * replica stores another reads with the same cluster key; the control plane holds neither the
+ * credential nor the user in clear; a row moved to another user, or read with another cluster's
+ * key, does not open; another organization's gateway gets nothing; the cache is bounded and
+ * expires, and this replica's own deletes take effect at once.
+ */
+import { randomBytes } from "node:crypto";
+import { RestProblemError } from "@atrium/contract/rest-client";
+import { selectRows } from "@atrium/control-plane/testing";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { ClusterKeyring } from "./cluster-keys.ts";
+import { ELICITED_CREDENTIAL_MAX_BYTES, ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
+import { useElicitationStack } from "./testing.ts";
+
+const alice = { iss: "https://id.example", sub: "alice-7f3a" };
+const bob = { iss: "https://id.example", sub: "bob-91c2" };
+const clusterKey = randomBytes(32);
+const stack = useElicitationStack();
+
+function store(options: ConstructorParameters<typeof ElicitedCredentialStore>[2] = {}, key = clusterKey) {
+  return new ElicitedCredentialStore(stack().rest, new ClusterKeyring([key]), options);
+}
+
+const rows = () =>
+  selectRows<{ principal: string; ciphertext: string }>(
+    stack().controlPlane,
+    sql`select principal, ciphertext from elicited_credentials order by principal`,
+  );
+
+describe("elicited credential store", () => {
+  it("one replica stores, another reads with the same cluster key; the control plane holds no clear value", async () => {
+    const credential = `sk-live-${randomBytes(12).toString("hex")}`;
+    await store().put(stack().expositionId, alice, credential);
+    expect(await store().get(stack().expositionId, alice)).toBe(credential);
+    const held = JSON.stringify(await rows());
+    for (const clear of [credential, alice.sub, alice.iss]) expect(held).not.toContain(clear);
+    expect(held).toContain(principalDigest(alice));
+  });
+
+  it("is per user and per Exposition", async () => {
+    await store().put(stack().expositionId, alice, "alice-key");
+    expect(await store().get(stack().expositionId, bob)).toBeUndefined();
+    expect(await store().get(stack().secondExpositionId, alice)).toBeUndefined();
+    expect(await store().get(stack().expositionId, { sessionId: "a-session" })).toBeUndefined();
+  });
+
+  it("a row the control plane moved to another user does not open for them", async () => {
+    await store().put(stack().expositionId, alice, "alice-only");
+    await stack().controlPlane.database.db.execute(
+      sql`insert into elicited_credentials (exposition_id, principal, organization_id, ciphertext)
+          select exposition_id, ${principalDigest(bob)}, organization_id, ciphertext from elicited_credentials
+          where exposition_id = ${stack().expositionId} and principal = ${principalDigest(alice)}`,
+    );
+    expect(await store().get(stack().expositionId, bob)).toBeUndefined();
+    expect(await store().get(stack().expositionId, alice)).toBe("alice-only");
+    expect(await store().delete(stack().expositionId, bob)).toBe(true);
+  });
+
+  it("another cluster's key opens nothing", async () => {
+    await store().put(stack().expositionId, alice, "cluster-a");
+    expect(await store({}, randomBytes(32)).get(stack().expositionId, alice)).toBeUndefined();
+  });
+
+  it("another organization's gateway reads nothing and cannot write", async () => {
+    await store().put(stack().expositionId, alice, "org-a");
+    const foreign = new ElicitedCredentialStore(stack().otherOrganizationRest, new ClusterKeyring([clusterKey]));
+    expect(await foreign.get(stack().expositionId, alice)).toBeUndefined();
+    const refused = await foreign.put(stack().expositionId, alice, "planted").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RestProblemError);
+    expect((refused as RestProblemError).status).toBe(404);
+    expect(await foreign.delete(stack().expositionId, alice)).toBe(false);
+    expect(await store().get(stack().expositionId, alice)).toBe("org-a");
+  });
+
+  it("refuses an empty or over-long credential before storing anything", async () => {
+    const session = { sessionId: "limits" };
+    await expect(store().put(stack().expositionId, session, "")).rejects.toThrow(/1 to 4096 bytes/);
+    await expect(
+      store().put(stack().expositionId, session, "x".repeat(ELICITED_CREDENTIAL_MAX_BYTES + 1)),
+    ).rejects.toThrow(RangeError);
+    expect((await rows()).map((row) => row.principal)).not.toContain(principalDigest(session));
+    await store().put(stack().expositionId, session, "é".repeat(ELICITED_CREDENTIAL_MAX_BYTES / 2));
+    expect(await store().get(stack().expositionId, session)).toBe("é".repeat(ELICITED_CREDENTIAL_MAX_BYTES / 2));
+  });
+
+  it("caches reads until they expire: another replica's revocation shows after the TTL, its own delete at once", async () => {
+    let clock = 1_000_000;
+    const cached = store({ cacheTtlMs: 30_000, now: () => clock });
+    const other = store();
+    await other.put(stack().expositionId, alice, "cached-key");
+    expect(await cached.get(stack().expositionId, alice)).toBe("cached-key");
+    await other.delete(stack().expositionId, alice);
+    clock += 29_999;
+    expect(await cached.get(stack().expositionId, alice)).toBe("cached-key");
+    clock += 1;
+    expect(await cached.get(stack().expositionId, alice)).toBeUndefined();
+
+    await cached.put(stack().expositionId, alice, "again");
+    expect(await cached.delete(stack().expositionId, alice)).toBe(true);
+    expect(await cached.get(stack().expositionId, alice)).toBeUndefined();
+    expect(await cached.delete(stack().expositionId, alice)).toBe(false);
+  });
+
+  it("the cache is bounded: the least recently used goes first", async () => {
+    const small = store({ cacheEntries: 3 });
+    const users = Array.from({ length: 5 }, (_, i) => ({ iss: "https://id.example", sub: `user-${i}` }));
+    for (const [i, user] of users.entries()) await small.put(stack().expositionId, user, `key-${i}`);
+    expect(small.cachedEntries).toBe(3);
+    for (const [i, user] of users.entries()) expect(await small.get(stack().expositionId, user)).toBe(`key-${i}`);
+    expect(small.cachedEntries).toBe(3);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The gateway's side of the elicited-credential store (issue 15, foundations; the flow that uses
+ * it is not served yet). Credentials are sealed here with the cluster key's elicited-credential
+ * key, bound to the Exposition and the user, and kept in the control plane as ciphertext under a
+ * digest of the user (`/api/v1/expositions/:id/elicited-credentials/:principal`): the control
+ * plane sees neither the credential nor who it belongs to, and a row it moved to another user or
+ * Exposition does not open. Any replica of the cluster reads what another one stored.
+ *
+ * Read credentials are cached in memory (bounded, least recently used dropped first) for a short
+ * time, so a revocation through another replica takes effect here within that time; this
+ * replica's own writes and deletes update its cache at once. Misses are not cached.
+ */
+import { createHash } from "node:crypto";
+import { ELICITED_CREDENTIAL_MAX_CIPHERTEXT, elicitedCredentialView } from "@atrium/contract/rest";
+import { type RestClient, segment } from "@atrium/contract/rest-client";
+import type { ClusterKeyring } from "./cluster-keys.ts";
+import { principalKey, type RequestPrincipal } from "./request-state.ts";
+
+/** Longest credential stored, in UTF-8 bytes: its sealed form stays under the store's bound. */
+export const ELICITED_CREDENTIAL_MAX_BYTES = 4096;
+const DEFAULT_CACHE_ENTRIES = 10_000;
+const DEFAULT_CACHE_TTL_MS = 30_000;
+
+export interface CredentialStoreOptions {
+  /** Most credentials held in memory. */
+  cacheEntries?: number;
+  /** How long a read credential is used without asking the control plane again. */
+  cacheTtlMs?: number;
+  now?: () => number;
+}
+
+/** SHA-256 (base64url) of the user's identity: the control plane's key for them. */
+export function principalDigest(principal: RequestPrincipal): string {
+  return createHash("sha256").update(principalKey(principal)).digest("base64url");
+}
+
+export class ElicitedCredentialStore {
+  private readonly cache = new Map<string, { credential: string; readAt: number }>();
+  private readonly rest: RestClient;
+  private readonly keyring: ClusterKeyring;
+  private readonly cacheEntries: number;
+  private readonly cacheTtlMs: number;
+  private readonly now: () => number;
+
+  constructor(rest: RestClient, keyring: ClusterKeyring, options: CredentialStoreOptions = {}) {
+    this.rest = rest;
+    this.keyring = keyring;
+    this.cacheEntries = options.cacheEntries ?? DEFAULT_CACHE_ENTRIES;
+    this.cacheTtlMs = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The user's credential for the Exposition, or undefined when none is stored or it does not open here. */
+  async get(expositionId: string, principal: RequestPrincipal): Promise<string | undefined> {
+    const key = cacheKey(expositionId, principal);
+    const cached = this.cache.get(key);
+    if (cached && this.now() - cached.readAt < this.cacheTtlMs) {
+      this.cache.delete(key); // re-inserted: most recently used last
+      this.cache.set(key, cached);
+      return cached.credential;
+    }
+    this.cache.delete(key);
+    const stored = await this.rest.send("GET", pathOf(expositionId, principal), {
+      answer: elicitedCredentialView,
+      tolerate: [404],
+    });
+    if (!stored) return undefined;
+    const opened = this.keyring.open("elicited-credential", stored.ciphertext, context(expositionId, principal));
+    // Another cluster's key, or a row not sealed for this user and Exposition: as if none (the next call elicits anew).
+    if (!opened.ok) return undefined;
+    const credential = opened.plaintext.toString("utf8");
+    this.remember(key, credential);
+    return credential;
+  }
+
+  /** Seals and stores the user's credential for the Exposition, replacing any earlier one. */
+  async put(expositionId: string, principal: RequestPrincipal, credential: string): Promise<void> {
+    const bytes = Buffer.from(credential, "utf8");
+    if (bytes.length === 0 || bytes.length > ELICITED_CREDENTIAL_MAX_BYTES)
+      throw new RangeError(`an elicited credential must be 1 to ${ELICITED_CREDENTIAL_MAX_BYTES} bytes`);
+    const ciphertext = this.keyring.seal("elicited-credential", bytes, context(expositionId, principal));
+    if (ciphertext.length > ELICITED_CREDENTIAL_MAX_CIPHERTEXT) throw new RangeError("sealed credential too long");
+    await this.rest.put(pathOf(expositionId, principal), { ciphertext }, elicitedCredentialView);
+    this.remember(cacheKey(expositionId, principal), credential);
+  }
+
+  /** Deletes it (the user revoked it, or the backend refused it); false when none was stored. */
+  async delete(expositionId: string, principal: RequestPrincipal): Promise<boolean> {
+    this.cache.delete(cacheKey(expositionId, principal));
+    return this.rest.delete(pathOf(expositionId, principal), { tolerate: [404] });
+  }
+
+  get cachedEntries(): number {
+    return this.cache.size;
+  }
+
+  private remember(key: string, credential: string): void {
+    this.cache.delete(key);
+    this.cache.set(key, { credential, readAt: this.now() });
+    while (this.cache.size > this.cacheEntries) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}
+
+/** What the seal is bound to: a row moved to another Exposition or user fails its check. */
+function context(expositionId: string, principal: RequestPrincipal): string {
+  return JSON.stringify([expositionId, principalKey(principal)]);
+}
+
+function cacheKey(expositionId: string, principal: RequestPrincipal): string {
+  return `${expositionId} ${principalDigest(principal)}`;
+}
+
+function pathOf(expositionId: string, principal: RequestPrincipal): string {
+  return `/expositions/${segment(expositionId)}/elicited-credentials/${principalDigest(principal)}`;
+}
