@@ -2,14 +2,17 @@
  * The cluster key (ATRIUM_GATEWAY_CLUSTER_KEY_FILE, the chart's keystore entry `cluster-key`):
  * every gateway of one cluster holds the same secret, and derives from it with HKDF-SHA256 one
  * AES-256-GCM key per purpose, so a sealed MRTR requestState can never be opened as an elicited
- * credential or the other way round. Each key has a short id (also derived) written in front of
+ * credential or the other way round, and one HMAC-SHA256 key for the elicitation page's CSRF
+ * tokens. Each key has a short id (also derived) written in front of
  * what it seals: a keyring holds the current key and older ones, so a rotation can open what the
  * previous key sealed while sealing only with the new one.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** What a derived key is for; part of the HKDF info, so each purpose gets an unrelated key. */
 export type KeyPurpose = "request-state" | "elicited-credential";
+/** What a derived HMAC-SHA256 key signs (integrity without secrecy): the elicitation page's CSRF tokens. */
+export type SignPurpose = "elicitation-form";
 
 /** Least length of the cluster key, in bytes (as for the session key). */
 export const CLUSTER_KEY_MIN_BYTES = 32;
@@ -23,7 +26,7 @@ export type OpenFailure = "malformed" | "unknown-key" | "tampered";
 
 interface DerivedKeys {
   id: string;
-  keys: Record<KeyPurpose, Buffer>;
+  keys: Record<KeyPurpose | SignPurpose, Buffer>;
 }
 
 function derive(master: Buffer): DerivedKeys {
@@ -36,6 +39,7 @@ function derive(master: Buffer): DerivedKeys {
     keys: {
       "request-state": hkdf("atrium request-state", 32),
       "elicited-credential": hkdf("atrium elicited-credential", 32),
+      "elicitation-form": hkdf("atrium elicitation-form", 32),
     },
   };
 }
@@ -93,6 +97,25 @@ export class ClusterKeyring {
       return { ok: false, reason: "tampered" };
     }
   }
+
+  /** `<key id>.<base64url(HMAC-SHA256(message))>` with the current key. */
+  sign(purpose: SignPurpose, message: string): string {
+    return `${this.current.id}.${mac(this.current.keys[purpose], message)}`;
+  }
+
+  /** Whether `signature` is sign(purpose, message) under any key of the ring (compared in constant time). */
+  verify(purpose: SignPurpose, message: string, signature: string): boolean {
+    const dot = signature.indexOf(".");
+    const entry = dot > 0 ? this.byId.get(signature.slice(0, dot)) : undefined;
+    if (!entry) return false;
+    const expected = Buffer.from(mac(entry.keys[purpose], message));
+    const given = Buffer.from(signature.slice(dot + 1));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+function mac(key: Buffer, message: string): string {
+  return createHmac("sha256", key).update(message).digest("base64url");
 }
 
 function additionalData(purpose: KeyPurpose, keyId: string, context: string): Buffer {

@@ -1,7 +1,8 @@
 /**
  * The gateway's elicited-credential store against a real control plane (PGlite): what one
  * replica stores another reads with the same cluster key; the control plane holds neither the
- * credential nor the user in clear; a row moved to another user, or read with another cluster's
+ * credential nor the user in clear; what the page stores under the user's digest the call path
+ * reads with the identity; a row moved to another user, or read with another cluster's
  * key, does not open; another organization's gateway gets nothing; the cache is bounded and
  * expires, and this replica's own deletes take effect at once.
  */
@@ -37,6 +38,14 @@ describe("elicited credential store", () => {
     const held = JSON.stringify(await rows());
     for (const clear of [credential, alice.sub, alice.iss]) expect(held).not.toContain(clear);
     expect(held).toContain(principalDigest(alice));
+  });
+
+  it("stored under the digest a pending elicitation holds (the page), read with the identity (the call path)", async () => {
+    await store().put(stack().expositionId, { digest: principalDigest(alice) }, "from-the-page");
+    expect(await store().get(stack().expositionId, alice)).toBe("from-the-page");
+    expect(await store().get(stack().expositionId, { digest: principalDigest(bob) })).toBeUndefined();
+    expect(await store().delete(stack().expositionId, { digest: principalDigest(alice) })).toBe(true);
+    expect(await store().get(stack().expositionId, alice)).toBeUndefined();
   });
 
   it("is per user and per Exposition", async () => {

@@ -6,6 +6,10 @@
  * plane sees neither the credential nor who it belongs to, and a row it moved to another user or
  * Exposition does not open. Any replica of the cluster reads what another one stored.
  *
+ * The elicitation page knows the user only by the digest its pending elicitation holds, so every
+ * method takes either the identity or that digest (CredentialOwner); the seal is bound to the
+ * digest, which names the user as uniquely as the identity it hashes.
+ *
  * Read credentials are cached in memory (bounded, least recently used dropped first) for a short
  * time, so a revocation through another replica takes effect here within that time; this
  * replica's own writes and deletes update its cache at once. Misses are not cached.
@@ -34,6 +38,13 @@ export function principalDigest(principal: RequestPrincipal): string {
   return createHash("sha256").update(principalKey(principal)).digest("base64url");
 }
 
+/** Whose credential: the user's identity (the call path), or its digest (the page, from the pending elicitation). */
+export type CredentialOwner = RequestPrincipal | { digest: string };
+
+function digestOf(owner: CredentialOwner): string {
+  return "digest" in owner ? owner.digest : principalDigest(owner);
+}
+
 export class ElicitedCredentialStore {
   private readonly cache = new Map<string, { credential: string; readAt: number }>();
   private readonly rest: RestClient;
@@ -51,8 +62,9 @@ export class ElicitedCredentialStore {
   }
 
   /** The user's credential for the Exposition, or undefined when none is stored or it does not open here. */
-  async get(expositionId: string, principal: RequestPrincipal): Promise<string | undefined> {
-    const key = cacheKey(expositionId, principal);
+  async get(expositionId: string, owner: CredentialOwner): Promise<string | undefined> {
+    const digest = digestOf(owner);
+    const key = cacheKey(expositionId, digest);
     const cached = this.cache.get(key);
     if (cached && this.now() - cached.readAt < this.cacheTtlMs) {
       this.cache.delete(key); // re-inserted: most recently used last
@@ -60,12 +72,12 @@ export class ElicitedCredentialStore {
       return cached.credential;
     }
     this.cache.delete(key);
-    const stored = await this.rest.send("GET", pathOf(expositionId, principal), {
+    const stored = await this.rest.send("GET", pathOf(expositionId, digest), {
       answer: elicitedCredentialView,
       tolerate: [404],
     });
     if (!stored) return undefined;
-    const opened = this.keyring.open("elicited-credential", stored.ciphertext, context(expositionId, principal));
+    const opened = this.keyring.open("elicited-credential", stored.ciphertext, context(expositionId, digest));
     // Another cluster's key, or a row not sealed for this user and Exposition: as if none (the next call elicits anew).
     if (!opened.ok) return undefined;
     const credential = opened.plaintext.toString("utf8");
@@ -74,20 +86,22 @@ export class ElicitedCredentialStore {
   }
 
   /** Seals and stores the user's credential for the Exposition, replacing any earlier one. */
-  async put(expositionId: string, principal: RequestPrincipal, credential: string): Promise<void> {
+  async put(expositionId: string, owner: CredentialOwner, credential: string): Promise<void> {
+    const digest = digestOf(owner);
     const bytes = Buffer.from(credential, "utf8");
     if (bytes.length === 0 || bytes.length > ELICITED_CREDENTIAL_MAX_BYTES)
       throw new RangeError(`an elicited credential must be 1 to ${ELICITED_CREDENTIAL_MAX_BYTES} bytes`);
-    const ciphertext = this.keyring.seal("elicited-credential", bytes, context(expositionId, principal));
+    const ciphertext = this.keyring.seal("elicited-credential", bytes, context(expositionId, digest));
     if (ciphertext.length > ELICITED_CREDENTIAL_MAX_CIPHERTEXT) throw new RangeError("sealed credential too long");
-    await this.rest.put(pathOf(expositionId, principal), { ciphertext }, elicitedCredentialView);
-    this.remember(cacheKey(expositionId, principal), credential);
+    await this.rest.put(pathOf(expositionId, digest), { ciphertext }, elicitedCredentialView);
+    this.remember(cacheKey(expositionId, digest), credential);
   }
 
   /** Deletes it (the user revoked it, or the backend refused it); false when none was stored. */
-  async delete(expositionId: string, principal: RequestPrincipal): Promise<boolean> {
-    this.cache.delete(cacheKey(expositionId, principal));
-    return this.rest.delete(pathOf(expositionId, principal), { tolerate: [404] });
+  async delete(expositionId: string, owner: CredentialOwner): Promise<boolean> {
+    const digest = digestOf(owner);
+    this.cache.delete(cacheKey(expositionId, digest));
+    return this.rest.delete(pathOf(expositionId, digest), { tolerate: [404] });
   }
 
   get cachedEntries(): number {
@@ -102,14 +116,14 @@ export class ElicitedCredentialStore {
 }
 
 /** What the seal is bound to: a row moved to another Exposition or user fails its check. */
-function context(expositionId: string, principal: RequestPrincipal): string {
-  return JSON.stringify([expositionId, principalKey(principal)]);
+function context(expositionId: string, digest: string): string {
+  return JSON.stringify([expositionId, digest]);
 }
 
-function cacheKey(expositionId: string, principal: RequestPrincipal): string {
-  return `${expositionId} ${principalDigest(principal)}`;
+function cacheKey(expositionId: string, digest: string): string {
+  return `${expositionId} ${digest}`;
 }
 
-function pathOf(expositionId: string, principal: RequestPrincipal): string {
-  return `/expositions/${segment(expositionId)}/elicited-credentials/${principalDigest(principal)}`;
+function pathOf(expositionId: string, digest: string): string {
+  return `/expositions/${segment(expositionId)}/elicited-credentials/${segment(digest)}`;
 }

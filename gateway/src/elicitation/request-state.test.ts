@@ -155,6 +155,19 @@ describe("cluster keyring", () => {
     });
   });
 
+  it("signs with the current key, verifies with any key of the ring, refuses another message or key", () => {
+    const signature = keyring.sign("elicitation-form", "id nonce");
+    expect(signature.startsWith(`${keyring.currentKeyId}.`)).toBe(true);
+    expect(keyring.verify("elicitation-form", "id nonce", signature)).toBe(true);
+    expect(keyring.verify("elicitation-form", "id other", signature)).toBe(false);
+    const rotated = new ClusterKeyring([randomBytes(32), key]);
+    expect(rotated.verify("elicitation-form", "id nonce", signature)).toBe(true);
+    expect(new ClusterKeyring([randomBytes(32)]).verify("elicitation-form", "id nonce", signature)).toBe(false);
+    const [id, tag] = signature.split(".") as [string, string];
+    for (const forged of ["", ".", id, `${id}.`, `${id}.${tag.slice(1)}`, `${id}.${tag}A`, `x${signature}`])
+      expect(keyring.verify("elicitation-form", "id nonce", forged), forged).toBe(false);
+  });
+
   it("refuses a key shorter than 32 bytes and an empty keyring", () => {
     expect(() => new ClusterKeyring([randomBytes(31)])).toThrow(/at least 32 bytes/);
     expect(() => new ClusterKeyring([])).toThrow(/at least one/);
