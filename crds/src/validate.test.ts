@@ -111,15 +111,17 @@ describe("validateResource", () => {
     ]);
   });
 
-  it("needs OAuth for elicited backend credentials", () => {
-    const verdict = refusal(sample("ConfigurationPlan", { backendSecret: { elicit: { description: "Your token" } } }));
-    expect(verdict.fields).toEqual(["spec.backendSecret.elicit"]);
+  it("accepts elicited backend credentials with OAuth (the user's) and without (the 2025 session's)", () => {
+    const withoutOAuth = sample("ConfigurationPlan", { backendSecret: { elicit: { description: "Your token" } } });
+    expect(validateResource(withoutOAuth).allowed).toBe(true);
     const withOAuth = sample("ConfigurationPlan", {
       backendSecret: { elicit: { description: "Your token" } },
       apiKey: undefined,
       oauth: { issuer: "https://id.example.com" },
     });
     expect(validateResource(withOAuth).allowed).toBe(true);
+    const empty = refusal(sample("ConfigurationPlan", { backendSecret: { elicit: { description: "" } } }));
+    expect(empty.fields).toEqual(["spec.backendSecret.elicit.description"]);
   });
 
   it("allows one client authentication mode, and per-tool scopes only with one tool per operation", () => {

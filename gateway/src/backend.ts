@@ -15,7 +15,9 @@
  *
  * A plan whose backend secret is `oauth2ClientCredentials` sends a token from BackendTokens
  * (backend-token.ts) as `Authorization: Bearer`; a 401 from the backend drops that token and the
- * call is sent once more with a new one.
+ * call is sent once more with a new one. One whose secret is elicited sends the caller's own
+ * credential (`scope.credential`, looked up by elicitation/flow.ts) where a stored secret would go,
+ * and refuses to call without one.
  *
  * Each call passes the plan's circuit breaker for its backend origin (circuit-breaker.ts) once it
  * is ready to be sent: an open breaker answers "unavailable" at once, with when to retry. A call
@@ -65,6 +67,8 @@ export interface CallScope {
   onCircuit?: (event: CircuitEvent) => void;
   /** Set on the one retry after a backend 401 refused a client-credentials token. */
   afterRefresh?: boolean;
+  /** The caller's own credential, on plans whose backend secret is elicited (elicitation/flow.ts). */
+  credential?: string;
 }
 
 /** For plans that carry no breaker settings (built by hand in tests): the schema's defaults. */
@@ -156,8 +160,11 @@ export class Backends {
       if (got.kind === "error") return this.tokenFailure(got, plan);
       bearer = got.token;
       headers.authorization = `Bearer ${bearer}`;
-    } else if (secret && secret.source !== "elicit") {
-      const value = secretValue(secret);
+    } else if (secret) {
+      const value = secret.source === "elicit" ? scope.credential : secretValue(secret);
+      // Fail closed: an elicited secret is never replaced by no credential at all.
+      if (value === undefined && secret.source === "elicit")
+        return { kind: "error", message: "The backend needs your own credential, and none was given" };
       if (value === undefined) {
         return this.withCorrelation("The gateway has no value for the backend secret", "backend secret not set", {
           variable: secret.variable,

@@ -30,7 +30,7 @@ export interface GatewayConfig {
   /**
    * The cluster key (ATRIUM_GATEWAY_CLUSTER_KEY_FILE): every gateway of a cluster holds the same;
    * it seals MRTR request states and encrypts elicited credentials (elicitation/cluster-keys.ts).
-   * Undefined when not set (the elicitation flow is not served yet, issue 15).
+   * Undefined when not set: the gateway then refuses plans whose backend secret is elicited.
    */
   clusterKey: Buffer | undefined;
   bodyLimitBytes: number;

@@ -10,6 +10,7 @@ import { DEFAULT_ISSUER_KEY_OPTIONS } from "./auth/issuer-keys.ts";
 import { Backends } from "./backend.ts";
 import { circuitMetrics } from "./circuit-metrics.ts";
 import type { GatewayConfig } from "./config.ts";
+import { elicitationServices } from "./elicitation/services.ts";
 import { DEFAULT_ENV_ALLOW, envPolicy } from "./env-policy.ts";
 import { SessionSigner } from "./mcp/sessions.ts";
 import { GatewayMetrics } from "./metrics.ts";
@@ -32,7 +33,11 @@ export async function startGateway(
   config: GatewayConfig,
   options: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<Gateway> {
-  const registry = new ExpositionRegistry(envPolicy(config.envAllow ?? DEFAULT_ENV_ALLOW));
+  // Without a cluster key, plans that elicit each user's backend credential are refused (fail closed).
+  const elicitation = config.clusterKey ? elicitationServices(config.clusterKey, config) : undefined;
+  const registry = new ExpositionRegistry(envPolicy(config.envAllow ?? DEFAULT_ENV_ALLOW), {
+    canElicit: elicitation !== undefined,
+  });
   // Read a little past the result limit, so truncated results can say how much was cut.
   const backends = new Backends({ maxBodyBytes: config.maxResultBytes * 4 });
   let sync: ControlPlaneSync | undefined;
@@ -62,6 +67,7 @@ export async function startGateway(
     readinessDetails: () => sync?.details() ?? {},
     auth,
     audit,
+    elicitation: elicitation?.services,
     logStream: options.logStream,
   });
   if (!config.sessionKey) {
@@ -80,6 +86,7 @@ export async function startGateway(
       await sync?.stop();
       await app.close();
       await backends.close();
+      await elicitation?.close();
       await audit.close();
     },
   };

@@ -5,9 +5,10 @@
  * or the new one, never half of each.
  *
  * Each Exposition is validated and compiled on its own: one the contract refuses, that fails to
- * compile, or whose backend secret names an environment variable the gateway does not allow is
- * not served (an older version of it neither: fail closed) and is kept as a refusal, so the
- * others are served and the refusal can be reported.
+ * compile, whose backend secret names an environment variable the gateway does not allow, or
+ * whose backend secret is elicited from each user while the gateway has no cluster key is not
+ * served (an older version of it neither: fail closed) and is kept as a refusal, so the others
+ * are served and the refusal can be reported.
  */
 import { createHash } from "node:crypto";
 import { type CompiledExposition, compiledExposition, PROBLEM_MESSAGE_MAX } from "@atrium/contract";
@@ -63,15 +64,24 @@ export interface ServedExposition {
 
 const defaultEnvPolicy = envPolicy(DEFAULT_ENV_ALLOW);
 
-/** Compiles one Exposition for serving; throws a RefusedExposition when it cannot be served. */
-export function serve(exposition: CompiledExposition, allowEnv: EnvPolicy = defaultEnvPolicy): ServedExposition {
+/**
+ * Compiles one Exposition for serving; throws a RefusedExposition when it cannot be served.
+ * `canElicit`: the gateway has a cluster key, without which it can neither seal a request state
+ * nor keep a credential each user gives (backendSecret.elicit).
+ */
+export function serve(
+  exposition: CompiledExposition,
+  allowEnv: EnvPolicy = defaultEnvPolicy,
+  canElicit = false,
+): ServedExposition {
   const secret = exposition.plan.backendSecret;
   // Fail closed: serving it would call the backend without the credential each user was to give.
-  if (secret?.source === "elicit")
+  if (secret?.source === "elicit" && !canElicit)
     throw new RefusedExposition(
       "unsupported",
-      "its plan's backend secret is elicited from each user (backendSecret.elicit), which gateways do not serve " +
-        "yet: use a stored secret, ${env:…} or oauth2ClientCredentials until then",
+      "its plan's backend secret is elicited from each user (backendSecret.elicit), and this gateway has no " +
+        "cluster key to keep those credentials with: set ATRIUM_GATEWAY_CLUSTER_KEY_FILE (the same key on every " +
+        "replica)",
     );
   const variable = secret?.source === "env" ? secret.variable : secret?.clientCredentials?.clientSecret.variable;
   if (variable !== undefined) {
@@ -121,7 +131,7 @@ interface Maps {
 const pathKey = (organization: string, name: string) => `${organization}/${name}`;
 
 /** Validates and compiles one raw record; never throws. */
-function serveRaw(raw: unknown, allowEnv: EnvPolicy): ServedExposition | Refusal {
+function serveRaw(raw: unknown, allowEnv: EnvPolicy, canElicit: boolean): ServedExposition | Refusal {
   const rawId = (raw as { id?: unknown } | null)?.id;
   const expositionId = typeof rawId === "string" ? rawId : undefined;
   const parsed = compiledExposition.safeParse(raw);
@@ -131,7 +141,7 @@ function serveRaw(raw: unknown, allowEnv: EnvPolicy): ServedExposition | Refusal
     return { expositionId, reason: "invalid", message: `the gateway's contract refuses it: ${where}${issue?.message}` };
   }
   try {
-    return serve(parsed.data, allowEnv);
+    return serve(parsed.data, allowEnv, canElicit);
   } catch (error) {
     const reason = error instanceof RefusedExposition ? error.reason : "compile";
     return { expositionId, reason, message: (error as Error).message };
@@ -142,9 +152,12 @@ export class ExpositionRegistry {
   private maps: Maps = { byId: new Map(), byPath: new Map() };
   private refused = new Map<string | undefined, Refusal>();
   private readonly allowEnv: EnvPolicy;
+  private readonly canElicit: boolean;
 
-  constructor(allowEnv: EnvPolicy = defaultEnvPolicy) {
+  /** `options.canElicit`: the gateway serves the elicited-credential flow (it has a cluster key). */
+  constructor(allowEnv: EnvPolicy = defaultEnvPolicy, options: { canElicit?: boolean } = {}) {
     this.allowEnv = allowEnv;
+    this.canElicit = options.canElicit ?? false;
   }
 
   /** Expositions received but not served, and why. */
@@ -187,7 +200,7 @@ export class ExpositionRegistry {
       this.refused.delete(id);
     }
     for (const raw of upserts) {
-      const served = serveRaw(raw, this.allowEnv);
+      const served = serveRaw(raw, this.allowEnv, this.canElicit);
       if ("toolset" in served) {
         next.set(served.exposition.id, served);
         this.refused.delete(served.exposition.id);

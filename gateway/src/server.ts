@@ -17,6 +17,7 @@ import { ClientAuthenticator } from "./auth/client-auth.ts";
 import { DEFAULT_ISSUER_KEY_OPTIONS } from "./auth/issuer-keys.ts";
 import type { Backends } from "./backend.ts";
 import type { GatewayConfig } from "./config.ts";
+import type { ElicitationServices } from "./elicitation/flow.ts";
 import { mcpEndpoints } from "./mcp/endpoint.ts";
 import type { SessionSigner } from "./mcp/sessions.ts";
 import { type GatewayMetrics, METRICS_CONTENT_TYPE } from "./metrics.ts";
@@ -48,6 +49,8 @@ export interface GatewayParts {
   auth?: ClientAuthenticator;
   /** Where audit events go; by default standard output. */
   audit?: AuditLog;
+  /** The elicited-credential flow (and its page), on gateways with a cluster key. */
+  elicitation?: ElicitationServices;
   /** Where the log goes; by default standard output (tests read it). */
   logStream?: NodeJS.WritableStream;
   /** Shown with readiness, never changing it: how current the configuration is, what was not served. */

@@ -104,17 +104,27 @@ describe("a record a gateway cannot serve", () => {
     expect(await metricsText(gateway)).toContain('atrium_gateway_expositions_refused{reason="invalid"} 0');
   });
 
-  it("does not serve a plan whose backend secret is elicited: the flow is not served yet (fail closed)", async () => {
+  it("serves a plan whose backend secret is elicited only with a cluster key (fail closed without)", async () => {
+    const keyless = await stack.startGateway({ clusterKey: undefined });
     const elicited = await expose("elicited", {
       oauth: { issuer: "https://issuer.test", jwksUri: "https://issuer.test/jwks" },
       backendSecret: { elicit: { description: "Your pet store key" } },
     });
     const after = await expose("after-elicited");
-    await waitFor(() => gateway.registry.byId(after.id) !== undefined, "the Exposition after the elicited one");
-    expect(gateway.registry.byId(elicited.id)).toBeUndefined();
+    await waitFor(() => keyless.registry.byId(after.id) !== undefined, "the Exposition after the elicited one");
+    await waitFor(
+      () => gateway.registry.byId(elicited.id) !== undefined,
+      "the elicited one, on the gateway with a key",
+    );
+    expect(keyless.registry.byId(elicited.id)).toBeUndefined();
     await waitFor(async () => (await problemsOf(elicited.id)).length > 0, "the report");
-    expect((await problemsOf(elicited.id))[0]?.message).toContain("backendSecret.elicit");
-    expect(await metricsText(gateway)).toContain('atrium_gateway_expositions_refused{reason="unsupported"} 1');
+    const [problem, ...others] = await problemsOf(elicited.id);
+    expect(others).toEqual([]);
+    expect(problem?.message).toContain("backendSecret.elicit");
+    expect(problem?.message).toContain("ATRIUM_GATEWAY_CLUSTER_KEY_FILE");
+    expect(await metricsText(keyless)).toContain('atrium_gateway_expositions_refused{reason="unsupported"} 1');
+    expect(await metricsText(gateway)).toContain('atrium_gateway_expositions_refused{reason="unsupported"} 0');
+    await keyless.close();
   });
 
   it("resolves ${env:NAME} only for allowed names, and never the gateway's own settings", async () => {

@@ -212,12 +212,6 @@ export const configurationPlanRules: readonly ObjectRule[] = [
     holds: (plan) => field(plan.oauth, "toolScopes") === undefined || plan.toolExposureMode !== "Discovery",
   },
   {
-    message: "needs an OAuth-protected plan (set oauth): each user's credential is tied to their token",
-    path: ["backendSecret", "elicit"],
-    cel: "!has(self.backendSecret) || !has(self.backendSecret.elicit) || has(self.oauth)",
-    holds: (plan) => field(plan.backendSecret, "elicit") === undefined || plan.oauth !== undefined,
-  },
-  {
     message:
       "limits.per caller needs an OAuth-protected plan (set oauth): callers are told apart by their token's " +
       "subject, and an API key is one caller",
@@ -271,7 +265,10 @@ export const backendSecretFields = {
   elicit: z
     .object({ description: z.string().min(1).describe("What the user is asked for.") })
     .optional()
-    .describe("Ask each user for the credential through MCP elicitation (OAuth-protected plans only)."),
+    .describe(
+      "Ask each user for the credential through MCP URL elicitation. With oauth it belongs to the token's user " +
+        "(every protocol version); without, to the 2025 MCP session (2026-07-28 calls are then refused).",
+    ),
   in: z.enum(["header", "query"]).default("header").describe("Where the secret goes in the backend request."),
   name: z.string().min(1).default("Authorization").describe("Header or query parameter name carrying the secret."),
   prefix: z.string().optional().describe("Text put before the secret, for example 'Bearer '."),

@@ -6,7 +6,7 @@
  * endpoint has no OAuth), the Exposition, the tool, a digest of the canonical arguments, the
  * elicitation id and an expiry; open refuses any mismatch with its own coded reason.
  *
- * The flow that issues and accepts it is not served yet (issue 15 in progress).
+ * elicitation/flow.ts issues it and accepts it back.
  */
 import { createHash } from "node:crypto";
 import type { ClusterKeyring, OpenFailure } from "./cluster-keys.ts";

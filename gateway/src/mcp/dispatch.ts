@@ -7,6 +7,15 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { ToolAccess } from "../auth/client-auth.ts";
 import { refusals } from "../auth/refusals.ts";
 import type { BackendOutcome, Backends, CircuitEvent } from "../backend.ts";
+import {
+  type ElicitationCall,
+  type Elicited,
+  evict,
+  type InputRequiredResult,
+  legacyCredential,
+  modernCredential,
+  storedCredential,
+} from "../elicitation/flow.ts";
 import type { LimitRefusal } from "../limits.ts";
 import type { ToolOutcomeWord } from "../metrics.ts";
 import type { ServedExposition } from "../registry.ts";
@@ -37,6 +46,8 @@ export interface DispatchContext {
   caller?: string;
   /** Observes a backend call the plan's limits refused (`tool` undefined for a resource read). */
   onLimited?: (refusal: LimitRefusal, tool: string | undefined) => void;
+  /** Set on Expositions whose plan elicits the backend credential from each user. */
+  elicitation?: ElicitationCall;
 }
 
 /** The tools the caller may see, and a key naming that view (cached lists are per view). */
@@ -89,7 +100,7 @@ async function callTool(
   params: Record<string, unknown>,
   context: DispatchContext,
   invalidStatus: number,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | InputRequiredResult> {
   const name = params.name;
   checkToolAccess(context.toolAccess, name);
   const runtime = typeof name === "string" ? context.served.toolset.get(name) : undefined;
@@ -104,6 +115,21 @@ async function callTool(
   }
   const { plan: settings } = context.served.exposition;
   const tool = plan.runtime.tool.name;
+  // The caller's own backend credential comes before the call's budget: asking for it calls nothing.
+  let elicited: Elicited | undefined;
+  if (context.elicitation) {
+    const asked = { served: context.served, tool: runtime.tool.name, params };
+    const got = await (context.era === "modern" ? modernCredential : legacyCredential)(context.elicitation, asked);
+    if (got.kind === "input-required") return got.result;
+    if (got.kind === "declined") {
+      observe("local");
+      return {
+        content: [{ type: "text", text: `The credential was not given (${got.action}): the tool was not called` }],
+        isError: true,
+      };
+    }
+    elicited = got;
+  }
   const admission = admitCall(context, tool);
   if (!admission.admitted) return limitedToolResult(tool, admission);
   let outcome: BackendOutcome;
@@ -113,9 +139,23 @@ async function callTool(
       share: plan.runtime,
       deadline: context.deadline,
       onCircuit: context.onCircuit,
+      credential: elicited?.credential,
     });
   } finally {
     admission.release();
+  }
+  if (elicited && context.elicitation && outcome.kind === "response" && outcome.response.status === 401) {
+    await evict(context.elicitation, context.served, elicited);
+    observe(401);
+    return {
+      content: [
+        {
+          type: "text",
+          text: "The backend refused your credential (HTTP 401): it was forgotten, call the tool again to give a new one",
+        },
+      ],
+      isError: true,
+    };
   }
   if (outcome.kind === "timeout") {
     observe("timeout");
@@ -144,6 +184,7 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
   }
   if (source.kind === "text") return { contents: [{ uri: source.uri, mimeType: source.mimeType, text: source.text }] };
   // Only the plan's (or caller's) budget: no tool is called. A refusal throws TooManyCalls (429).
+  const elicited = context.elicitation ? await storedCredential(context.elicitation, served) : undefined;
   const admission = admitRead(context);
   let outcome: BackendOutcome;
   try {
@@ -152,11 +193,18 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
       served.exposition.plan,
       { method: "GET", path: source.path, headers: {} },
       context.clientHeaders,
-      { share: served.exposition.resources, deadline: context.deadline, onCircuit: context.onCircuit },
+      {
+        share: served.exposition.resources,
+        deadline: context.deadline,
+        onCircuit: context.onCircuit,
+        credential: elicited?.credential,
+      },
     );
   } finally {
     admission.release();
   }
+  if (elicited && context.elicitation && outcome.kind === "response" && outcome.response.status === 401)
+    await evict(context.elicitation, served, elicited);
   if (outcome.kind !== "response" || outcome.response.status >= 400) {
     const why =
       outcome.kind === "timeout"

@@ -12,6 +12,7 @@ import type { ClientAuthenticator, ClientIdentity } from "../auth/client-auth.ts
 import { AuthRefusal, refusals } from "../auth/refusals.ts";
 import { addressOf, bearerChallenge, METADATA_PREFIX, protectedResourceMetadata } from "../auth/resource.ts";
 import type { Backends, CircuitEvent } from "../backend.ts";
+import type { ElicitationCall, ElicitationServices } from "../elicitation/flow.ts";
 import type { LimitRefusal } from "../limits.ts";
 import type { GatewayMetrics, ToolOutcomeWord } from "../metrics.ts";
 import type { ExpositionRegistry, ServedExposition } from "../registry.ts";
@@ -46,6 +47,8 @@ export interface EndpointOptions {
   maxBatchSize: number;
   auth: ClientAuthenticator;
   audit: AuditLog;
+  /** The elicited-credential flow; undefined without a cluster key (the registry then refuses plans that elicit). */
+  elicitation?: ElicitationServices;
 }
 
 const ALLOW = "POST, DELETE";
@@ -242,8 +245,17 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     if (!identity) return reply;
     const principal = identity.mode === "oauth" ? identity.principal : undefined;
     const expositionLabel = served.exposition.id;
+    const elicitation: ElicitationCall | undefined =
+      options.elicitation && served.exposition.plan.backendSecret?.source === "elicit"
+        ? {
+            services: options.elicitation,
+            origin: addressOf(request.headers, served, byId(request)).origin,
+            principal: principal ? { iss: principal.issuer, sub: principal.subject } : undefined,
+          }
+        : undefined;
     const context = {
       served,
+      elicitation,
       clientHeaders: request.headers,
       backends: options.backends,
       maxResultBytes: options.maxResultBytes,
@@ -308,7 +320,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       }
       const session = sessionFor(request, served, identity);
       if (message.id === undefined) return reply.status(202).send(); // notifications/initialized and friends
-      const result = await handleLegacy(message, session, context);
+      const result = await handleLegacy(message, session, sessionOwned(context, request));
       observe(message.method, 200);
       return answer(request, reply, message.id, result);
     } catch (error) {
@@ -348,7 +360,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
           400,
         );
       }
-      const answers = await answerBatch(messages, session, context, options.maxBatchSize);
+      const answers = await answerBatch(messages, session, sessionOwned(context, request), options.maxBatchSize);
       observe("batch", 200);
       return answers.length > 0 ? send(reply, 200, answers) : reply.status(202).send();
     } catch (error) {
@@ -423,6 +435,14 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     app.get(path, get);
     app.get(`${METADATA_PREFIX}${path}`, resourceMetadata);
   }
+}
+
+/** 2025 eras without OAuth: an elicited credential belongs to the MCP session (its id, checked before). */
+function sessionOwned<T extends { elicitation?: ElicitationCall }>(context: T, request: FastifyRequest): T {
+  const elicitation = context.elicitation;
+  if (!elicitation || elicitation.principal) return context;
+  const sessionId = String(request.headers["mcp-session-id"]);
+  return { ...context, elicitation: { ...elicitation, principal: { sessionId } } };
 }
 
 /** A result answered with 200; a pre-serialized one is written as cached bytes, gzip-encoded when the client accepts it. */

@@ -143,6 +143,8 @@ export async function handleModern(
     ...context,
     era: "modern",
     protocolVersion: MODERN_VERSION,
+    // Asking for a credential depends on what this request's client declared.
+    elicitation: context.elicitation && { ...context.elicitation, capabilities },
   });
   if (result === undefined) throw new McpError(ERROR.methodNotFound, `Method not found: ${request.method}`, 404);
   return frame(request.method, result as Record<string, unknown>, cacheScope);
@@ -171,7 +173,9 @@ function checkParamHeaders(paramHeaders: ParamHeader[] | undefined, args: unknow
 /** A shared method's result in the modern era's frame: `resultType`, caching hints for lists, server info in `_meta`. */
 function frame(method: string, result: Record<string, unknown>, cacheScope: "public" | "private") {
   const meta = result._meta as Record<string, unknown> | undefined;
-  const framed: Record<string, unknown> = { ...result, resultType: "complete" };
+  // A tool call asking for the user's credential (elicitation/flow.ts) keeps its input_required.
+  const resultType = result.resultType === "input_required" ? "input_required" : "complete";
+  const framed: Record<string, unknown> = { ...result, resultType };
   if (LIST_METHODS.has(method)) {
     framed.ttlMs = LIST_TTL_MS;
     framed.cacheScope = cacheScope;

@@ -42,6 +42,8 @@ export const ERROR = {
   sessionNotFound: -32001,
   /** Legacy-era "resource not found" (2025-11-25); the modern era uses -32602. */
   resourceNotFound: -32002,
+  /** 2025-11-25: the call needs the user to open a URL first (URL-mode elicitation); the modern era answers input_required instead. */
+  urlElicitationRequired: -32042,
   headerMismatch: -32020,
   missingCapability: -32021,
   unsupportedVersion: -32022,
