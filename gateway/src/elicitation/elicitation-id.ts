@@ -17,3 +17,8 @@ export function newElicitationId(): string {
 export function elicitationIdHash(id: string): string {
   return createHash("sha256").update(id).digest("hex");
 }
+
+/** Whether text has the shape of an id newElicitationId makes (checked before asking the control plane). */
+export function isElicitationId(text: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(text);
+}

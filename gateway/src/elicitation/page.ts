@@ -1,0 +1,178 @@
+/**
+ * The elicitation page (issue 15): `GET /elicitations/:id` shows the form the flow's URL points
+ * to, `POST /elicitations/:id` (form-urlencoded) stores the credential, or with
+ * `intent=revoke` removes the user's stored one. Server-rendered, no script (page-html.ts).
+ *
+ * The id is single-use across replicas: the control plane's consume succeeds once (pending
+ * elicitations), and only then is the credential sealed and stored for the elicitation's
+ * Exposition and user (its digest). An unknown id, or one whose Exposition this gateway no longer
+ * serves with an elicited secret, is a 404; a used or expired one a 410; neither says more. Every
+ * answer is `no-store`, never framed, sends no referrer, and allows no script (PAGE_HEADERS). The
+ * form is CSRF-protected (page-csrf.ts). The body is limited to PAGE_BODY_LIMIT and parsed only
+ * here; nothing logs it, and a refused credential is never written back into the page.
+ */
+import type { ElicitationView } from "@atrium/contract/rest";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { CompiledExposition } from "../tools/source.ts";
+import type { ClusterKeyring } from "./cluster-keys.ts";
+import { ELICITED_CREDENTIAL_MAX_BYTES, type ElicitedCredentialStore } from "./credential-store.ts";
+import { isElicitationId } from "./elicitation-id.ts";
+import { csrfHolds, formToken } from "./page-csrf.ts";
+import {
+  CSRF_PAGE,
+  credentialForm,
+  FORM_ERRORS,
+  type FormError,
+  GONE_PAGE,
+  NOT_FOUND_PAGE,
+  NOT_STORED_PAGE,
+  PAGE_CSP,
+  type PageSubject,
+  revokedPage,
+  storedPage,
+  UNAVAILABLE_PAGE,
+} from "./page-html.ts";
+import type { PendingElicitations } from "./pending-elicitations.ts";
+
+/** Largest form body: a credential of the largest size, percent-encoded, and the small fields. */
+export const PAGE_BODY_LIMIT = ELICITED_CREDENTIAL_MAX_BYTES * 3 + 1024;
+
+export const PAGE_HEADERS = {
+  "cache-control": "no-store",
+  "content-security-policy": PAGE_CSP,
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+} as const;
+
+export interface ElicitationPageParts {
+  /** The flow's services (flow.ts ElicitationServices). */
+  services: { keyring: ClusterKeyring; store: ElicitedCredentialStore; pending: PendingElicitations };
+  /** The Exposition as this gateway serves it. */
+  exposition(id: string): CompiledExposition | undefined;
+  /** Told once a credential is stored (the 2025 flow's `notifications/elicitation/complete`). */
+  onStored?: (id: string, elicitation: ElicitationView) => void;
+  now?: () => number;
+}
+
+/** What the page names, when the Exposition's plan elicits its backend secret. */
+export function pageSubject(exposition: CompiledExposition | undefined, tool: string): PageSubject | undefined {
+  const secret = exposition?.plan.backendSecret;
+  if (!exposition || secret?.source !== "elicit") return undefined;
+  return {
+    exposition: exposition.name,
+    organization: exposition.organization.name,
+    description: secret.description ?? "Your credential for the backend",
+    tool,
+    placement: { in: secret.in, name: secret.name, prefix: secret.prefix },
+  };
+}
+
+type Found =
+  | { kind: "open"; elicitation: ElicitationView; subject: PageSubject; used: boolean }
+  | { kind: "not-found" }
+  | { kind: "gone" };
+
+type Params = { Params: { id: string } };
+
+export async function elicitationPage(app: FastifyInstance, parts: ElicitationPageParts): Promise<void> {
+  const { keyring, store, pending } = parts.services;
+  const now = parts.now ?? Date.now;
+
+  async function find(id: string): Promise<Found> {
+    if (!isElicitationId(id)) return { kind: "not-found" };
+    const elicitation = await pending.read(id);
+    if (!elicitation) return { kind: "not-found" };
+    const subject = pageSubject(parts.exposition(elicitation.expositionId), elicitation.tool);
+    if (!subject) return { kind: "not-found" };
+    if (Date.parse(elicitation.expiresAt) <= now()) return { kind: "gone" };
+    return { kind: "open", elicitation, subject, used: elicitation.usedAt !== null };
+  }
+
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.status(status).type("text/html; charset=utf-8").send(body);
+
+  /** The form again (a fresh token), or the page that says why there is none. */
+  async function showForm(request: FastifyRequest<Params>, reply: FastifyReply, error?: FormError) {
+    const { id } = request.params;
+    const found = await find(id);
+    if (found.kind === "not-found") return html(reply, 404, NOT_FOUND_PAGE);
+    if (found.kind === "gone" || found.used) return html(reply, 410, GONE_PAGE);
+    const status = error ? FORM_ERRORS[error].status : 200;
+    return html(reply, status, credentialForm(found.subject, formToken(keyring, id, request, reply), error));
+  }
+
+  app.addHook("onRequest", async (_request, reply) => {
+    reply.headers(PAGE_HEADERS);
+  });
+  // Only forms: another media type is a 415 (shown as the form again, by the error handler).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: PAGE_BODY_LIMIT },
+    (_request, body, done) => done(null, new URLSearchParams(body as string)),
+  );
+  app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    reply.headers(PAGE_HEADERS);
+    const fromFastify = error.code?.startsWith("FST_") && (error.statusCode ?? 500) < 500;
+    if (fromFastify) {
+      const formError: FormError =
+        error.statusCode === 413 ? "bodyTooLarge" : error.statusCode === 415 ? "notForm" : "unknownIntent";
+      try {
+        return await showForm(request as FastifyRequest<Params>, reply, formError);
+      } catch (again) {
+        error = again as Error;
+      }
+    }
+    // Never the body or the credential: the error's own message names what failed.
+    request.log.error({ err: { message: error.message, code: error.code } }, "elicitation page failed");
+    return html(reply, 503, UNAVAILABLE_PAGE);
+  });
+
+  app.get<Params>("/elicitations/:id", async (request, reply) => showForm(request, reply));
+
+  app.post<Params>("/elicitations/:id", { bodyLimit: PAGE_BODY_LIMIT }, async (request, reply) => {
+    const { id } = request.params;
+    const found = await find(id);
+    if (found.kind === "not-found") return html(reply, 404, NOT_FOUND_PAGE);
+    if (found.kind === "gone") return html(reply, 410, GONE_PAGE);
+    const fields = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+    if (!csrfHolds(keyring, id, request, fields.get("csrf")))
+      return found.used ? html(reply, 403, CSRF_PAGE) : showForm(request, reply, "csrf");
+    const { elicitation, subject } = found;
+    const owner = { digest: elicitation.principal };
+    const intent = fields.get("intent") ?? "store";
+
+    if (intent === "revoke") {
+      const removed = await store.delete(elicitation.expositionId, owner);
+      return html(reply, 200, revokedPage(subject, removed, found.used ? undefined : id));
+    }
+    if (intent !== "store") return showForm(request, reply, "unknownIntent");
+    if (found.used) return html(reply, 410, GONE_PAGE);
+    const refused = credentialError(fields.get("credential") ?? "");
+    if (refused) return showForm(request, reply, refused);
+
+    const consumed = await pending.consume(id);
+    if (!consumed.ok)
+      return consumed.reason === "unknown" ? html(reply, 404, NOT_FOUND_PAGE) : html(reply, 410, GONE_PAGE);
+    try {
+      await store.put(elicitation.expositionId, owner, fields.get("credential") as string);
+    } catch (error) {
+      // The id is used up: the user needs a new link, and must be told nothing was stored.
+      request.log.error({ err: { message: (error as Error).message } }, "elicitation page: credential not stored");
+      return html(reply, 503, NOT_STORED_PAGE);
+    }
+    parts.onStored?.(id, consumed.elicitation);
+    return html(reply, 200, storedPage(subject, formToken(keyring, id, request, reply)));
+  });
+}
+
+/** Why a submitted credential is refused, before anything is consumed or stored. */
+function credentialError(credential: string): FormError | undefined {
+  if (credential.length === 0) return "empty";
+  if (Buffer.byteLength(credential, "utf8") > ELICITED_CREDENTIAL_MAX_BYTES) return "tooLong";
+  // No header can carry them, and a pasted line break is never part of a key.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(credential)) return "control";
+  return undefined;
+}
