@@ -2,28 +2,20 @@
  * CI smoke of the benchmarks: each runs briefly and prints its ratio line. Not a timed test —
  * the numbers are not asserted, only that the benchmarks still run end to end.
  */
-import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { runBenchmark } from "./smoke.ts";
 
-const run = promisify(execFile);
 const bench = (...path: string[]) => join(import.meta.dirname, ...path);
 
 describe("benchmarks (smoke)", () => {
   it("change-stream propagation runs and reports p99 against its target", async () => {
-    const { stdout } = await run(process.execPath, [
-      bench("change-stream", "propagation.ts"),
-      "--streams",
-      "5",
-      "--writes",
-      "3",
-    ]);
+    const stdout = await runBenchmark(bench("change-stream", "propagation.ts"), ["--streams", "5", "--writes", "3"]);
     expect(stdout).toMatch(/p99 \/ target \(200 ms\) = \d+\.\d+/);
   }, 60_000);
 
   it("OpenAPI import of 1,000 operations runs and reports its ratio to the target", async () => {
-    const { stdout } = await run(process.execPath, [bench("openapi-import", "import-1000.ts"), "1"]);
+    const stdout = await runBenchmark(bench("openapi-import", "import-1000.ts"), ["1"]);
     expect(stdout).toMatch(/median: \d+ ms = \d+\.\d+ × the 2000 ms target/);
   }, 60_000);
 });

@@ -3,19 +3,14 @@
  * runs end to end and prints both plans' rows, the ratio line and the in-process figure. The
  * numbers are never asserted, only that they are there.
  */
-import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-
-const run = promisify(execFile);
+import { runBenchmark } from "../smoke.ts";
 
 describe("circuit breaker cost benchmark (smoke)", () => {
   it("loads the plan with the breaker and the one without on one gateway, and prints the ratio", async () => {
     // Exits non-zero when a call failed or the gateway could not run, which rejects here.
-    const { stdout } = await run(process.execPath, [join(import.meta.dirname, "breaker-cost.ts"), "--quick"], {
-      maxBuffer: 1024 * 1024,
-    });
+    const stdout = await runBenchmark(join(import.meta.dirname, "breaker-cost.ts"), ["--quick"]);
     for (const plan of ["breaker on", "breaker off"]) {
       expect(stdout).toMatch(new RegExp(`^\\| ${plan} \\| [\\d,]+ \\| \\d+ \\| \\d+\\.\\d \\| 0 \\|$`, "m"));
     }

@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ApiClient } from "@atrium/control-plane/testing";
+import { testLogLevel } from "@atrium/reliability/secrets";
 import { request } from "undici";
 import { autocannonLoad, closedLoopLoad, type HttpTarget, type LoadResult } from "./load.ts";
 import {
@@ -159,7 +160,7 @@ export async function startAtriumGateway(
       ATRIUM_GATEWAY_LABELS: `role=${options.role}`,
       ATRIUM_GATEWAY_CACHE_DIR: join(context.scratchDir, `cache-${options.id}`),
       ATRIUM_GATEWAY_SESSION_KEY: Buffer.alloc(32, 9).toString("base64"),
-      ATRIUM_LOG_LEVEL: "warn",
+      ATRIUM_LOG_LEVEL: testLogLevel("warn"),
     },
   );
   const url = `http://127.0.0.1:${port}`;

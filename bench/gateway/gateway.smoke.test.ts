@@ -4,19 +4,14 @@
  * ratio lines. Not a timed test — the numbers are never asserted, only that every row and ratio
  * line is there.
  */
-import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-
-const run = promisify(execFile);
+import { runBenchmark } from "../smoke.ts";
 
 describe("gateway benchmark (smoke)", () => {
   it("runs every contestant and the scale checks, and reports the ratios to the targets", async () => {
     // Exits non-zero when a contestant or check could not run, which rejects here.
-    const { stdout } = await run(process.execPath, [join(import.meta.dirname, "run.ts"), "--quick"], {
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const stdout = await runBenchmark(join(import.meta.dirname, "run.ts"), ["--quick"], 16 * 1024 * 1024);
     for (const contestant of [
       "direct",
       "pass-through",

@@ -3,16 +3,15 @@
  * end (no call refused: the limits are far above the load) and prints both plans' rows, the ratio
  * line and the in-process figure. The numbers are never asserted, only that they are there.
  */
-import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { runBenchmark } from "../smoke.ts";
 
 describe("limits cost benchmark (smoke)", () => {
   it("loads the plan with limits and the one without on one gateway, and prints the ratio", async () => {
     // Exits non-zero when a call failed (a 429 included) or the gateway could not run, which rejects here.
     const script = join(import.meta.dirname, "limits-cost.ts");
-    const { stdout } = await promisify(execFile)(process.execPath, [script, "--quick"], { maxBuffer: 1024 * 1024 });
+    const stdout = await runBenchmark(script, ["--quick"]);
     for (const plan of ["limits on", "no limits"]) {
       expect(stdout).toMatch(new RegExp(`^\\| ${plan} \\| [\\d,]+ \\| \\d+ \\| \\d+\\.\\d \\| 0 \\|$`, "m"));
     }

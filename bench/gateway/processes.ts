@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { captureOutput } from "@atrium/reliability/secrets";
 
 export const REPO_ROOT = join(import.meta.dirname, "..", "..");
 
@@ -68,6 +69,8 @@ export function startPinned(name: string, core: number, nodeArgs: string[], env:
   };
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
+  // Under a test run (the smoke tests), to its logs too, for the secrets scan.
+  captureOutput(`bench ${name}`, child.stdout, child.stderr);
   let exited = false;
   const exit = new Promise<void>((resolve) =>
     child.once("exit", () => {

@@ -22,6 +22,7 @@ import {
   TOKEN_SECRET,
   waitFor,
 } from "@atrium/operator/testing";
+import { captureOutput, testLogLevel } from "@atrium/reliability/secrets";
 
 const count = Number(process.argv[2] ?? 500);
 if (!Number.isInteger(count) || count < 5) throw new Error("count must be an integer ≥ 5");
@@ -104,11 +105,13 @@ try {
       ATRIUM_LEADER_ELECTION_NAMESPACE: OPERATOR_NAMESPACE,
       ATRIUM_OPERATOR_HOST: "127.0.0.1",
       ATRIUM_OPERATOR_PORT: String(port),
-      ATRIUM_LOG_LEVEL: "warn",
+      ATRIUM_LOG_LEVEL: testLogLevel("warn"),
     },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   child.stderr?.on("data", (chunk: Buffer) => childLog.push(chunk.toString()));
+  // Under a test run (the smoke test), to its logs too, for the secrets scan.
+  captureOutput("bench operator", child.stdout, child.stderr);
   const pid = child.pid ?? 0;
   const operatorUrl = `http://127.0.0.1:${port}`;
   const metrics = async () => (await fetch(`${operatorUrl}/q/metrics`)).text();

@@ -27,8 +27,7 @@ function startMain(port: number) {
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
-  captureOutput("control-plane-main", child.stdout);
-  captureOutput("control-plane-main", child.stderr);
+  captureOutput("control-plane-main", child.stdout, child.stderr);
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   return { child, exited, output: () => output };
 }

@@ -13,6 +13,7 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiClient, createTestDatabase, freePort, type TestDatabase } from "@atrium/control-plane/testing";
+import { captureOutput, recordSecret, testLogLevel } from "@atrium/reliability/secrets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "./config.ts";
 import { type Gateway, startGateway } from "./gateway.ts";
@@ -21,7 +22,9 @@ import { FIXTURE_OPENAPI, waitFor } from "./testing.ts";
 const mainScript = join(import.meta.dirname, "..", "..", "control-plane", "src", "main.ts");
 const scratch = mkdtempSync(join(tmpdir(), "atrium-liveness-"));
 const password = "liveness-password-12";
-const encryptionKey = randomBytes(32).toString("base64");
+const encryptionKey = randomBytes(32);
+recordSecret("admin password", password);
+recordSecret("encryption key", encryptionKey);
 
 let database: TestDatabase;
 const replicas: { child: ChildProcess; port: number }[] = [];
@@ -37,14 +40,15 @@ async function startReplica(): Promise<{ child: ChildProcess; port: number }> {
       ATRIUM_HOST: "127.0.0.1",
       ATRIUM_DATA_DIR: join(scratch, `replica-${port}`),
       ATRIUM_DATABASE_URL: database.url,
-      ATRIUM_ENCRYPTION_KEYS: `v1=${encryptionKey}`,
+      ATRIUM_ENCRYPTION_KEYS: `v1=${encryptionKey.toString("base64")}`,
       ATRIUM_ENCRYPTION_ACTIVE_KEY_ID: "v1",
       ATRIUM_ADMIN_PASSWORD: password,
       ATRIUM_STREAM_HEARTBEAT_SECONDS: "1",
-      ATRIUM_LOG_LEVEL: "warn",
+      ATRIUM_LOG_LEVEL: testLogLevel("warn"),
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  captureOutput("control-plane-replica", child.stdout, child.stderr);
   const api = new ApiClient(`http://127.0.0.1:${port}`);
   await waitFor(
     async () => (await api.call("GET", "/q/health/ready").catch(() => ({ status: 0 }))).status === 200,

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { freePort } from "@atrium/control-plane/testing";
 import { createTestCa, type KubeTestEnv, startKubeTestEnv } from "@atrium/kube-testenv";
 import { installCrds } from "@atrium/operator/testing";
+import { recordSecret, recordSecretFields } from "@atrium/reliability/secrets";
 import { request } from "undici";
 import {
   type Component,
@@ -96,6 +97,7 @@ async function whenReady(
 export async function startControlPlane(fixture: Fixture): Promise<NonNullable<Fixture["controlPlane"]>> {
   const port = await freePort();
   const adminPassword = randomBytes(12).toString("base64url");
+  recordSecret("admin password", adminPassword);
   const container = await start(fixture, {
     image: imageName("control-plane", fixture.tag),
     tmpfs: ["/var/lib/atrium"],
@@ -118,6 +120,7 @@ async function apiTokenFile(fixture: Fixture, role: "gateway" | "operator"): Pro
       body: JSON.stringify(body),
     });
     const answer = (await response.body.json()) as Record<string, string>;
+    recordSecretFields(answer, path); // the login token, the API token: for the secrets scan of the containers' logs
     if (response.statusCode >= 300) throw new Error(`POST ${path}: ${response.statusCode} ${JSON.stringify(answer)}`);
     return answer;
   };
@@ -185,7 +188,9 @@ export async function startWebhook(fixture: Fixture): Promise<Started> {
   const serving = await ca.issueServingCert("webhook");
   await mkdir(join(fixture.dir, "webhook-tls"), { mode: 0o755 });
   const cert = await mountableFile(fixture, "webhook-tls/tls.crt", await readFile(serving.cert, "utf8"));
-  const key = await mountableFile(fixture, "webhook-tls/tls.key", await readFile(serving.key, "utf8"));
+  const keyPem = await readFile(serving.key, "utf8");
+  recordSecret("TLS private key", keyPem);
+  const key = await mountableFile(fixture, "webhook-tls/tls.key", keyPem);
   const port = await freePort();
   const container = await start(fixture, {
     image: imageName("webhook", fixture.tag),

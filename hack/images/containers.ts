@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
+import { appendToLog, testRunDir } from "@atrium/reliability/secrets";
 import { Agent, request } from "undici";
 
 const run = promisify(execFile);
@@ -36,6 +37,25 @@ export async function podman(args: string[], timeoutMs = 120_000): Promise<strin
     const failed = error as Error & { stderr?: string };
     throw new Error(`podman ${args.slice(0, 2).join(" ")} failed: ${failed.stderr?.trim() || failed.message}`);
   }
+}
+
+/** `podman logs`: what a container wrote, standard output then standard error; podman's error if it cannot. */
+async function containerLogs(name: string): Promise<string> {
+  try {
+    const { stdout, stderr } = await run(PODMAN, ["logs", name], { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    return stdout + stderr;
+  } catch (error) {
+    return (error as Error & { stderr?: string }).stderr?.trim() || (error as Error).message;
+  }
+}
+
+/**
+ * Under a test run, keeps the logs of containers about to be removed in the run's logs, for the
+ * end-of-run secrets scan (the test tears down or restarts what wrote them); nothing otherwise.
+ */
+export async function keepContainerLogs(names: string[]): Promise<void> {
+  if (!testRunDir()) return;
+  for (const name of names) appendToLog(`container-${name}`, await containerLogs(name));
 }
 
 /** hack/images/build.sh without the measurements: unchanged sources reuse every cached layer. */
@@ -112,10 +132,11 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     const [running, exitCode] = text.trim().split(" ");
     return { running: running === "true", exitCode: Number(exitCode) };
   };
+  let removed = false;
   return {
     name,
     startedAt,
-    logs: () => podman(["logs", name]).catch((error: Error) => error.message),
+    logs: () => containerLogs(name),
     state,
     async cpuMs() {
       const pid = (await podman(["inspect", "--format", "{{.State.Pid}}", name])).trim();
@@ -129,6 +150,9 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       return { ms: performance.now() - began, exitCode: (await state()).exitCode };
     },
     async remove() {
+      if (removed) return;
+      removed = true;
+      await keepContainerLogs([name]);
       await podman(["rm", "--force", "--ignore", name]).catch(() => {});
     },
   };

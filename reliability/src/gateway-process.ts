@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "@atrium/control-plane/testing";
 import { modernRequest, type Stack, startStack, waitFor } from "@atrium/gateway/testing";
-import { CAPTURED_LOG_LEVEL, captureOutput, testRunDir } from "./secrets/index.ts";
+import { captureOutput, testLogLevel } from "./secrets/index.ts";
 
 const MAIN = join(import.meta.dirname, "..", "..", "gateway", "src", "main.ts");
 /** Answers SIGUSR2 with a `heap-probe {...}` line: RSS and live heap after a full garbage collection. */
@@ -64,7 +64,7 @@ export async function startGatewayProcess(
       ATRIUM_GATEWAY_MANAGEMENT_PORT: String(managementPort),
       ATRIUM_GATEWAY_CACHE_DIR: config.cacheDir,
       ATRIUM_GATEWAY_SESSION_KEY: (config.sessionKey as Buffer).toString("base64"),
-      ATRIUM_LOG_LEVEL: testRunDir() ? CAPTURED_LOG_LEVEL : "warn",
+      ATRIUM_LOG_LEVEL: testLogLevel("warn"),
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -79,8 +79,7 @@ export async function startGatewayProcess(
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
-  captureOutput("gateway-process", child.stdout);
-  captureOutput("gateway-process", child.stderr);
+  captureOutput("gateway-process", child.stdout, child.stderr);
   const url = `http://127.0.0.1:${port}`;
   const gateway: GatewayProcess = {
     url,

@@ -35,8 +35,7 @@ function startMain(env: Record<string, string>) {
   child.stderr.on("data", (chunk) => {
     output += chunk;
   });
-  captureOutput("webhook-main", child.stdout);
-  captureOutput("webhook-main", child.stderr);
+  captureOutput("webhook-main", child.stdout, child.stderr);
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   return { child, exited, output: () => output };
 }

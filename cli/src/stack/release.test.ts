@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { freePort } from "@atrium/control-plane/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { buildImages, podman } from "../../../hack/images/containers.ts";
+import { buildImages, keepContainerLogs, podman } from "../../../hack/images/containers.ts";
 import { spawnAtrium, testEnv } from "../testing.ts";
 import { composeProject } from "./compose.ts";
 
@@ -20,7 +20,11 @@ const root = mkdtempSync(join(tmpdir(), "atrium-release-"));
 const stackDir = join(root, "stack");
 const project = composeProject(stackDir);
 const env = testEnv({ ATRIUM_STACK_DIR: stackDir });
-const atrium = (...args: string[]) => spawnAtrium(args, { env });
+const atrium = async (...args: string[]) => {
+  // `stop` removes the containers: their logs go to the test run's first, for the secrets scan.
+  if (args[0] === "stop") await keepContainerLogs(await containersOfProject());
+  return spawnAtrium(args, { env });
+};
 
 const containersOfProject = async () =>
   (await podman(["ps", "-a", "--format", "{{.Names}}", "--filter", `label=io.podman.compose.project=${project}`]))

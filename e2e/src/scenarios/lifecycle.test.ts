@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePorts } from "@atrium/kube-testenv";
+import { recordSecret } from "@atrium/reliability/secrets";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -36,6 +37,7 @@ import {
   gatewayValues,
   helmCommand,
   imageRef,
+  keepPodLogs,
   NAMESPACE,
   RELEASES,
   REPO_ROOT,
@@ -50,6 +52,8 @@ const run = promisify(execFile);
 const PODMAN = join(REPO_ROOT, "hack/images/podman");
 const SAMPLES = join(REPO_ROOT, "crds/samples/valid");
 const SAMPLES_NAMESPACE = "e2e-samples";
+/** Where the installation's pods and the samples' pet store run: their logs are kept for the secrets scan. */
+const podNamespaces = [NAMESPACE, SAMPLES_NAMESPACE];
 const OLD = { tag: "e2e-1", chart: "0.1.0" };
 const NEW = { tag: "e2e-2", chart: "0.1.1-e2e.2" };
 const ROLLOUT = ["--wait", "--timeout", "8m"];
@@ -95,7 +99,12 @@ describe("an Atrium installation on a real cluster", () => {
     });
     kubectl = env.kubectl;
     dir = await mkdtemp(join(tmpdir(), "atrium-e2e-"));
-    helm = helmCommand(env.helm, env.kubeconfigPath);
+    const runHelm = helmCommand(env.helm, env.kubeconfigPath);
+    helm = async (args, input) => {
+      // These replace or remove pods, whose logs go with them: kept first, for the secrets scan.
+      if (["upgrade", "rollback", "uninstall"].includes(args[0] ?? "")) await keepPodLogs(kubectl, podNamespaces);
+      return runHelm(args, input);
+    };
     for (const component of COMPONENTS) await env.loadImage(imageRef(component, OLD.tag));
 
     // PostgreSQL on this machine, at the address the node reaches it by (pods are routed through the node).
@@ -109,6 +118,7 @@ describe("an Atrium installation on a real cluster", () => {
     const [port = 0] = await freePorts(1);
     postgres = await startPostgres({ host: hostAddress, port, clientCidr: "all" });
     const password = `pw-${Math.random().toString(36).slice(2)}`;
+    recordSecret("database password", password);
     await postgres.psql(`create role atrium login password '${password}'`);
     await postgres.psql("create database atrium owner atrium");
     database = { host: hostAddress, port, database: "atrium", user: "atrium", existingSecret: "atrium-db" };
@@ -121,6 +131,7 @@ describe("an Atrium installation on a real cluster", () => {
 
   afterAll(async () => {
     await session?.client.close().catch(() => {});
+    if (kubectl) await keepPodLogs(kubectl, podNamespaces).catch(() => {});
     await env?.stop();
     await postgres?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -528,6 +539,7 @@ describe("an Atrium installation on a real cluster", () => {
     expect(await storedUnder("v2")).toBe(stored);
 
     // Stored secrets still decrypt: restarted gateways receive the backend secret again and use it.
+    await keepPodLogs(kubectl, podNamespaces);
     await kubectl(["-n", NAMESPACE, "rollout", "restart", `deployment/${RELEASES.gateway}`]);
     await kubectl(["-n", NAMESPACE, "rollout", "status", `deployment/${RELEASES.gateway}`, "--timeout=300s"]);
     await toolCallWorks("listPets with the re-encrypted backend secret");

@@ -20,7 +20,7 @@ export function testLogFile(component: string, extension = "log"): string | unde
   const logs = join(dir, "logs");
   mkdirSync(logs, { recursive: true });
   files += 1;
-  return join(logs, `${component}-${process.pid}-${files}.${extension}`);
+  return join(logs, `${fileName(component)}-${process.pid}-${files}.${extension}`);
 }
 
 /** A test component's log settings: verbose to a file of its own during a run, silent otherwise. */
@@ -29,26 +29,50 @@ export function testLogging(component: string): { logLevel: string; logFile: str
   return { logLevel: logFile ? CAPTURED_LOG_LEVEL : "silent", logFile };
 }
 
-/** Copies a child process's output stream (its log) to a file of the run dir too; nothing outside a run. */
-export function captureOutput(component: string, stream: Readable | null | undefined): void {
-  const file = stream ? testLogFile(component) : undefined;
-  if (!stream || !file) return;
-  const copy = createWriteStream(file, { flags: "a" });
-  stream.on("data", (chunk: Buffer | string) => copy.write(chunk));
-  stream.on("end", () => copy.end());
-  stream.on("error", () => copy.end());
+/** The log level for a child process whose output `captureOutput` copies: verbose during a run, `otherwise` outside. */
+export function testLogLevel(otherwise: string): string {
+  return testRunDir() ? CAPTURED_LOG_LEVEL : otherwise;
 }
 
-/** Appends `text` (e.g. an in-process command's standard error) to this process's log of `component` in the run dir. */
+/**
+ * Copies a child process's output streams (its log: stdout, stderr) to files of the run dir,
+ * one each, so a line of one is never cut by the other. Outside a run it only drains them, so a
+ * child whose output nobody else reads never blocks on a full pipe.
+ */
+export function captureOutput(component: string, ...streams: (Readable | null | undefined)[]): void {
+  for (const stream of streams) {
+    if (!stream) continue;
+    const file = testLogFile(component);
+    if (!file) {
+      stream.resume();
+      continue;
+    }
+    const copy = createWriteStream(file, { flags: "a" });
+    stream.on("data", (chunk: Buffer | string) => copy.write(chunk));
+    stream.on("end", () => copy.end());
+    stream.on("error", () => copy.end());
+  }
+}
+
+/**
+ * Appends `text` to this process's log of `component` in the run dir: e.g. an in-process
+ * command's standard error, or the logs of a container or pod the test collects before it goes.
+ */
 export function appendToLog(component: string, text: string): void {
   const dir = testRunDir();
   if (!dir || !text) return;
   mkdirSync(join(dir, "logs"), { recursive: true });
-  appendFileSync(join(dir, "logs", `${component}-${process.pid}.log`), text.endsWith("\n") ? text : `${text}\n`);
+  const file = join(dir, "logs", `${fileName(component)}-${process.pid}.log`);
+  appendFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
 }
 
 /** Copies a folder of logs a test's processes wrote (a local stack's) into the run dir, before the test removes it. */
 export function keepLogs(component: string, folder: string): void {
   const dir = testLogFile(component, "d");
   if (dir) cpSync(folder, dir, { recursive: true, force: true });
+}
+
+/** A component's name as part of a file name, e.g. a benchmark's child "gateway atrium-1". */
+function fileName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, "_");
 }
