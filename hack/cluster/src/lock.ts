@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
+import { isAlive } from "@atrium/kube-testenv";
 import { clusterCacheDir, NETNS, ownerFile } from "./layout.ts";
 import { teardown } from "./teardown.ts";
 
@@ -47,7 +48,7 @@ export async function acquireCluster(dir: string, timeoutMs: number, log: (line:
     const deadline = Date.now() + timeoutMs;
     for (
       let owner = await readOwner();
-      owner && alive(owner.pid) && owner.pid !== process.pid;
+      owner && isAlive(owner.pid) && owner.pid !== process.pid;
       owner = await readOwner()
     ) {
       if (Date.now() > deadline) throw new Error(`the test cluster of process ${owner.pid} still runs (${owner.dir})`);
@@ -66,15 +67,6 @@ export async function acquireCluster(dir: string, timeoutMs: number, log: (line:
   } catch (error) {
     release();
     throw error;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -184,5 +184,12 @@ function childEnv(): NodeJS.ProcessEnv {
 export { createTestCa, makeCerts, type PemFiles, type TestCa, type TestCerts } from "./certs.ts";
 export { kubeconfigJson } from "./kubeconfig.ts";
 export { freePorts } from "./ports.ts";
-export { type ManagedProcess, onProcessExit, startProcess, startWatchdog, type Watchdog } from "./processes.ts";
+export {
+  isAlive,
+  type ManagedProcess,
+  onProcessExit,
+  startProcess,
+  startWatchdog,
+  type Watchdog,
+} from "./processes.ts";
 export { httpsGet, seconds, waitUntilReady } from "./wait.ts";

@@ -73,6 +73,16 @@ export function startProcess(
   };
 }
 
+/** Whether process `pid` runs: signal 0 reaches it, or is refused (EPERM) because another user owns it. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 const exitCleanups = new Set<() => void>();
 
 /** Runs `cleanup` (synchronous only) if the test process exits; returns the unregister function. */

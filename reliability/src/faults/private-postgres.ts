@@ -12,6 +12,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@atrium/control-plane/testing";
+import { isAlive } from "@atrium/kube-testenv/processes";
 
 export type StopMode = "fast" | "immediate";
 
@@ -50,15 +51,6 @@ function run(program: string, args: string[]): string {
 const FOLDER_PREFIX = "atrium-private-pg-";
 const OWNER_FILE = "owner.pid";
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Stops and removes the servers of test processes that ended without removing them. */
 function removeOrphans(): void {
   for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(FOLDER_PREFIX))) {
@@ -69,7 +61,7 @@ function removeOrphans(): void {
     } catch {
       continue; // being created right now, or not ours
     }
-    if (alive(owner)) continue;
+    if (isAlive(owner)) continue;
     if (existsSync(join(folder, "data", "postmaster.pid"))) {
       try {
         run("pg_ctl", ["stop", "-D", join(folder, "data"), "-m", "immediate", "-w", "-t", "30"]);

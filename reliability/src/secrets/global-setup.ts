@@ -9,6 +9,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "@atrium/kube-testenv/processes";
 import { recordFigures } from "../figures.ts";
 import { RUN_DIR_VARIABLE } from "./ledger.ts";
 import { formatHits, type ScanResult, scanRunDir } from "./scan.ts";
@@ -74,14 +75,5 @@ export function removeFinishedRuns(parent: string): void {
       continue; // being created, or not one of ours
     }
     if (!isAlive(owner)) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
