@@ -1,7 +1,8 @@
 /**
  * `atrium config create` with a backend's OAuth 2.0 client credentials, against a real control
  * plane: the flags become `backendSecret.oauth2ClientCredentials` (a stored client secret or
- * `${env:…}`), and what the flags cannot mean together is refused before any request.
+ * `${env:…}`), and what the flags cannot mean together is refused before any request. Also a
+ * credential elicited from each user (`--backend-elicit`), with or without OAuth.
  */
 import type { Stack } from "@atrium/gateway/testing";
 import { describe, expect, it } from "vitest";
@@ -117,6 +118,55 @@ describe("config create --backend-token-url", () => {
       await create([...cc, "--backend-client-secret-env", "X", "--backend-client-auth", "jwt"]),
       2,
       "--backend-client-auth must be basic or post, not 'jwt'",
+    );
+  });
+});
+
+describe("config create --backend-elicit", () => {
+  it("creates a plan whose gateways ask each user for the key, in the header and prefix given, without OAuth", async () => {
+    const plan = json(
+      await atrium([
+        "config",
+        "create",
+        "elicited",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "--backend-elicit",
+        "Your Pet Store API key",
+        "--backend-secret-header",
+        "X-Pet-Key",
+        "--backend-secret-prefix",
+        "Key ",
+        "-o",
+        "json",
+      ]),
+    );
+    expect(plan.backendSecret).toEqual({
+      elicit: { description: "Your Pet Store API key" },
+      in: "header",
+      name: "X-Pet-Key",
+      prefix: "Key ",
+    });
+    expect(plan.oauth).toBeUndefined();
+  });
+
+  it("refuses it with another source, before any request", async () => {
+    const loggedOut = newEnv();
+    const create = (flags: string[]) =>
+      runAtrium(["config", "create", "x", "--serviceId", stack.serviceId, "--backendEndpoint", "http://b", ...flags], {
+        env: loggedOut,
+      });
+    fails(
+      await create(["--backend-elicit", "Your key", "--backend-secret", "s"]),
+      2,
+      "--backend-elicit and --backend-secret cannot be used together: the backend secret has one source",
+    );
+    fails(
+      await create(["--backend-elicit", "Your key", "--backend-token-url", TOKEN_URL, "--backend-client-id", "gw"]),
+      2,
+      "--backend-token-url and --backend-elicit cannot be used together",
     );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The `config create` flags of a plan's backend secret: a stored secret sent as it is
- * (`--backend-secret`), or OAuth 2.0 client credentials (`--backend-token-url` and the flags that
+ * (`--backend-secret`), a credential each user gives through URL elicitation
+ * (`--backend-elicit`), or OAuth 2.0 client credentials (`--backend-token-url` and the flags that
  * go with it), whose token the gateways get and send as `Authorization: Bearer`.
  */
 import type { PlanBody } from "@atrium/contract/rest";
@@ -11,6 +12,7 @@ export interface BackendCredentialFlags {
   backendSecret?: string;
   backendSecretHeader?: string;
   backendSecretPrefix?: string;
+  backendElicit?: string;
   backendTokenUrl?: string;
   backendClientId?: string;
   backendClientSecret?: string;
@@ -35,6 +37,11 @@ const CLIENT_CREDENTIAL_FLAGS = {
 export function addBackendCredentialOptions(command: Command): Command {
   return command
     .option("--backend-secret <secret_id>", "a stored secret (`atrium secret create`) the gateway sends to the backend")
+    .option(
+      "--backend-elicit <description>",
+      "ask each user for their own backend credential (URL elicitation), describing what is asked (not with " +
+        "--backend-secret)",
+    )
     .option("--backend-secret-header <name>", "header carrying the backend secret (default Authorization)")
     .option("--backend-secret-prefix <text>", "text before the secret in that header, e.g. 'Bearer '")
     .option(
@@ -68,14 +75,16 @@ export function backendSecretFromFlags(flags: BackendCredentialFlags): PlanBody[
   if (!flags.backendTokenUrl) {
     if (clientFlag)
       throw cliErrors.optionNeedsAnother(clientFlag, "--backend-token-url <url>", "it is a client-credentials setting");
-    if (!flags.backendSecret) return undefined;
+    if (flags.backendElicit !== undefined && flags.backendSecret !== undefined)
+      throw cliErrors.conflictingOptions("--backend-elicit", "--backend-secret", "the backend secret has one source");
+    if (!flags.backendSecret && flags.backendElicit === undefined) return undefined;
     return {
-      secretId: flags.backendSecret,
+      ...(flags.backendSecret ? { secretId: flags.backendSecret } : { elicit: { description: flags.backendElicit } }),
       ...(flags.backendSecretHeader ? { name: flags.backendSecretHeader } : {}),
       ...(flags.backendSecretPrefix ? { prefix: flags.backendSecretPrefix } : {}),
     } as PlanBody["backendSecret"];
   }
-  for (const other of ["backendSecret", "backendSecretHeader", "backendSecretPrefix"] as const) {
+  for (const other of ["backendSecret", "backendElicit", "backendSecretHeader", "backendSecretPrefix"] as const) {
     if (flags[other] !== undefined) {
       throw cliErrors.conflictingOptions(
         "--backend-token-url",
