@@ -36,6 +36,8 @@ export interface ControlPlaneConfig {
   logLevel: string;
   /** A file the log is appended to instead of standard output (set by test support; not read from the environment). */
   logFile?: string;
+  /** A built web UI (`vite build` output) served at `/`; none served when unset (ATRIUM_UI_DIR). */
+  uiDir: string | undefined;
   /** Keys of secret values (ATRIUM_ENCRYPTION_KEYS, _ACTIVE_KEY_ID, _LEGACY_KEY); see secrets/startup.ts when absent. */
   encryption: KeySet | undefined;
 }
@@ -92,6 +94,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlan
     requestTimeoutMs,
     maxConnectionsPerAddress: positive(env, "ATRIUM_MAX_CONNECTIONS_PER_ADDRESS", 1024),
     logLevel: env.ATRIUM_LOG_LEVEL || "info",
+    uiDir: env.ATRIUM_UI_DIR || undefined,
     encryption: env.ATRIUM_ENCRYPTION_KEYS ? keySetFromEnv(env) : undefined,
   };
 }

@@ -21,6 +21,7 @@ log.info(
     database: controlPlane.database.kind,
     url: controlPlane.url,
     metrics: controlPlane.managementUrl,
+    ui: config.uiDir ? `${controlPlane.url}/` : "not served (ATRIUM_UI_DIR unset)",
   },
   "control plane ready",
 );

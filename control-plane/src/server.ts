@@ -2,7 +2,8 @@
  * Builds the control plane's HTTP server: error rendering, authentication, and the routes.
  * Everything under /api/v1 needs a bearer token except login and the OpenAPI document, and
  * each route is allowed to the roles auth/access-rules.ts lists. Metrics are served apart, on the
- * management listener (management.ts) when one is configured.
+ * management listener (management.ts) when one is configured. With ATRIUM_UI_DIR, the web UI is
+ * served at `/` (ui-files.ts).
  */
 
 import { capConnectionsPerAddress, slowClientOptions } from "@atrium/contract/listener";
@@ -39,6 +40,7 @@ import { serviceArtifactRoutes } from "./routes/service-artifacts.ts";
 import { serviceRoutes } from "./routes/services.ts";
 import { streamRoutes } from "./routes/stream.ts";
 import { findNulCharacter } from "./text-fields.ts";
+import { readUiBundle, uiRoutes } from "./ui-files.ts";
 
 /** Deepest nesting of objects and arrays in a JSON request body (JSON Schemas in CustomTools included). */
 const MAX_BODY_DEPTH = 128;
@@ -46,6 +48,8 @@ const MAX_BODY_DEPTH = 128;
 const MAX_PARAM_LENGTH = 100;
 
 export async function buildServer(context: AppContext): Promise<FastifyInstance> {
+  // Read before anything listens: a wrong ATRIUM_UI_DIR stops the start with what to fix.
+  const uiBundle = context.config.uiDir === undefined ? undefined : readUiBundle(context.config.uiDir);
   const app = Fastify({
     logger: {
       level: context.config.logLevel,
@@ -136,6 +140,7 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
     },
     { prefix: "/api/v1" },
   );
+  if (uiBundle) await app.register(uiRoutes, { bundle: uiBundle });
   const { managementHost, managementPort } = context.config;
   if (managementPort !== undefined) {
     attachManagementListener(app, await buildManagementServer(context), { managementHost, managementPort });

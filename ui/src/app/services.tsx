@@ -1,0 +1,92 @@
+/** Services: the organization's imported APIs (loading, empty and error states) and the import form. */
+import { useCallback, useEffect, useState } from "react";
+import { api, attempt, describeFailure } from "./api.ts";
+import { ImportForm, type ServiceView } from "./import-form.tsx";
+
+type Listing = { state: "loading" } | { state: "failed"; message: string } | { state: "loaded"; items: ServiceView[] };
+
+export function ServicesPage() {
+  const [listing, setListing] = useState<Listing>({ state: "loading" });
+
+  const load = useCallback(async () => {
+    setListing({ state: "loading" });
+    const { data, error, response } = await attempt(() => api.GET("/api/v1/services"));
+    setListing(
+      data ? { state: "loaded", items: data.items } : { state: "failed", message: describeFailure(error, response) },
+    );
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section aria-labelledby="services-title">
+      <h1 id="services-title">Services</h1>
+      <p className="lead">The APIs of your organization, each imported from an OpenAPI document.</p>
+      <ServiceList listing={listing} onRetry={load} />
+      <ImportForm onImported={load} />
+    </section>
+  );
+}
+
+function ServiceList({ listing, onRetry }: { listing: Listing; onRetry: () => void }) {
+  if (listing.state === "loading") {
+    return (
+      <p className="placeholder" role="status">
+        Loading services…
+      </p>
+    );
+  }
+  if (listing.state === "failed") {
+    return (
+      <div className="error" role="alert">
+        <p>Could not load the services: {listing.message}</p>
+        <button type="button" className="secondary" onClick={onRetry}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (listing.items.length === 0) {
+    return (
+      <p className="placeholder" role="status">
+        No services yet. Import an OpenAPI document below to create the first one.
+      </p>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">Services</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Version</th>
+            <th scope="col">Title</th>
+            <th scope="col" className="wide-only">
+              OpenAPI
+            </th>
+            <th scope="col">Operations</th>
+            <th scope="col" className="wide-only">
+              Imported
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {listing.items.map((service) => (
+            <tr key={service.id}>
+              <th scope="row">{service.name}</th>
+              <td>{service.version}</td>
+              <td>{service.title}</td>
+              <td className="wide-only">{service.openapiVersion}</td>
+              <td className="number">{service.operationCount}</td>
+              <td className="wide-only">
+                <time dateTime={service.createdAt}>{new Date(service.createdAt).toLocaleString()}</time>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+/** The web UI as the CLI and tests use it: its bundle, built on demand into the cache. */
+export { ensureUiBundle, type UiBundleDir, uiCacheDir, uiRoot, uiSourceHash } from "./bundle.ts";

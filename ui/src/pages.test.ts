@@ -1,0 +1,239 @@
+/**
+ * The web UI in real Chromium against a real control plane (in-memory PGlite) serving the built
+ * bundle: sign-in (good and bad password), the Services list (empty, then after imports), the
+ * import's located errors, axe-core on every page, both widths, and the first load's size.
+ * With ATRIUM_UI_SCREENSHOTS=<folder> the key screens are written there (docs/images/ui: see
+ * docs/ui.md).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { sampleOpenApi, startTestControlPlane, TEST_ADMIN, type TestControlPlane } from "@atrium/control-plane/testing";
+import { useBrowser } from "@atrium/test-browser";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureUiBundle } from "./bundle.ts";
+
+/** Waits as long as a Playwright action would (imports on a loaded machine take more than poll's 1 s). */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000 });
+const MAX_FIRST_LOAD_GZIPPED_JS = 200 * 1024;
+const WIDTHS = [360, 1440];
+/** A document the importer refuses with a location: the operation lacks `responses` (line 7, column 5). */
+const BROKEN_DOCUMENT = `openapi: 3.0.3
+info:
+  title: Broken
+  version: "1"
+paths:
+  /pets:
+    get:
+      operationId: listPets
+`;
+
+// biome-ignore lint/correctness/useHookAtTopLevel: the browser fixture, not a React hook (its name says "use" as vitest fixtures do)
+const browser = useBrowser();
+let bundleDir: string;
+let controlPlane: TestControlPlane;
+
+beforeAll(async () => {
+  bundleDir = (await ensureUiBundle({ onBuild: (dir) => console.log(`ui: building the bundle into ${dir}`) })).dir;
+  controlPlane = await startTestControlPlane("pglite", { config: { uiDir: bundleDir } });
+}, 120_000);
+afterAll(async () => {
+  await controlPlane?.close();
+});
+
+/** Fails on any serious or critical axe-core violation, listing them; prints the page's figures. */
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const severe = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  console.log(
+    `ui: axe-core on ${name}: ${results.violations.length} violations (${severe.length} serious or critical), ${results.passes.length} rules passed`,
+  );
+  expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+/** At each width, the page fits: no horizontal scroll. */
+async function expectNoHorizontalScroll(page: Page, name: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    // A string: the test's TypeScript has no DOM types.
+    const { scrollWidth, clientWidth } = await page.evaluate<{ scrollWidth: number; clientWidth: number }>(
+      "({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })",
+    );
+    expect(scrollWidth, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(clientWidth);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  const folder = process.env.ATRIUM_UI_SCREENSHOTS;
+  if (!folder) return;
+  for (const width of [1440, 360]) {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    const path = join(folder, `${name}-${width}.png`);
+    await page.screenshot({ path, fullPage: true });
+    console.log(`ui: screenshot ${path}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+async function signIn(page: Page, password = TEST_ADMIN.password): Promise<void> {
+  await page.goto(`${controlPlane.url}/`);
+  await poll(() => new URL(page.url()).pathname).toBe("/sign-in");
+  await page.getByLabel("Organization").fill(TEST_ADMIN.organization);
+  await page.getByLabel("User name").fill(TEST_ADMIN.username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+describe("the bundle", () => {
+  it("loads under 200 KB of gzipped JS at first", () => {
+    const html = readFileSync(join(bundleDir, "index.html"), "utf8");
+    const scripts = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+)"/g)].map(
+      (match) => match[1] ?? "",
+    );
+    expect(scripts.length).toBeGreaterThan(0);
+    const sizes = scripts.map((src) => gzipSync(readFileSync(join(bundleDir, src))).length);
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    console.log(
+      `ui: first load ${(total / 1024).toFixed(1)} KB of gzipped JS (${scripts.length} file(s); limit ${MAX_FIRST_LOAD_GZIPPED_JS / 1024} KB)`,
+    );
+    expect(total).toBeLessThanOrEqual(MAX_FIRST_LOAD_GZIPPED_JS);
+  });
+});
+
+describe("sign-in", () => {
+  it("refuses a wrong password in words and stays on the page", async () => {
+    const page = await browser.page();
+    await signIn(page, "not-the-password");
+    await poll(() => page.getByRole("alert").textContent()).toBe("Organization, user name or password is wrong");
+    expect(new URL(page.url()).pathname).toBe("/sign-in");
+    await expectAccessible(page, "sign-in (refused)");
+    await expectNoHorizontalScroll(page, "sign-in");
+    await screenshot(page, "sign-in-refused");
+  });
+
+  it("is reached and filled with the keyboard alone", async () => {
+    const page = await browser.page();
+    await page.goto(`${controlPlane.url}/services`);
+    await page.getByLabel("Organization").focus();
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(TEST_ADMIN.username);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(TEST_ADMIN.password);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Services" }).waitFor();
+  });
+});
+
+describe("services", () => {
+  it("shows the empty list, then imports pasted text, a file, and refuses a document where it is wrong", async () => {
+    const page = await browser.page();
+    await signIn(page);
+    await page.getByRole("heading", { name: "Services" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/services");
+    await poll(() => page.getByRole("status").first().textContent()).toContain("No services yet");
+    await poll(() => page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents()).toEqual([
+      "Services",
+    ]);
+    await expectAccessible(page, "services (empty)");
+    await expectNoHorizontalScroll(page, "services (empty)");
+    await screenshot(page, "services-empty");
+
+    // A refused document: the importer's message, and its line and column.
+    await page.getByLabel("Name").fill("broken");
+    await page.getByLabel("OpenAPI document (JSON or YAML)").fill(BROKEN_DOCUMENT);
+    await page.getByRole("button", { name: "Import" }).click();
+    const alert = page.getByRole("alert");
+    await poll(() => alert.textContent()).toContain("must have required property 'responses'");
+    expect(await alert.textContent()).toContain("Line 7, column 5 at /paths/~1pets/get");
+    expect(await alert.locator("pre").textContent()).toBe("7 |     get:\n        ^");
+    await expectAccessible(page, "services (import refused)");
+    await expectNoHorizontalScroll(page, "services (import refused)");
+    await screenshot(page, "services-import-error");
+
+    // Pasted text.
+    await page.getByLabel("Name").fill("petstore");
+    await page.getByLabel("OpenAPI document (JSON or YAML)").fill(sampleOpenApi());
+    await page.getByRole("button", { name: "Import" }).click();
+    await poll(() => page.getByRole("status").textContent()).toMatch(/^Imported petstore 1\.0\.0: \d+ operations\.$/);
+
+    // A file.
+    await page.getByLabel("Name").fill("petstore-file");
+    await page.getByLabel("Version").fill("2.0.0");
+    await page.getByRole("radio", { name: "File" }).check();
+    await page
+      .getByLabel("OpenAPI file")
+      .setInputFiles({ name: "petstore.yaml", mimeType: "application/yaml", buffer: Buffer.from(sampleOpenApi()) });
+    await page.getByRole("button", { name: "Import" }).click();
+    await poll(() => page.getByRole("status").textContent()).toMatch(/^Imported petstore-file 2\.0\.0/);
+
+    const rows = page.getByRole("table", { name: "Services" }).locator("tbody tr");
+    await poll(() => rows.count()).toBe(2);
+    expect(await rows.locator("th").allTextContents()).toEqual(["petstore", "petstore-file"]);
+    const listed = await controlPlane.admin.call("GET", "/api/v1/services");
+    expect((listed.body as { items: { name: string }[] }).items.map((s) => s.name)).toEqual([
+      "petstore",
+      "petstore-file",
+    ]);
+    await expectAccessible(page, "services (listed)");
+    await expectNoHorizontalScroll(page, "services (listed)");
+    await screenshot(page, "services");
+
+    // A URL the control plane may not fetch (loopback, refused by its SSRF policy): why, in words.
+    await page.getByRole("radio", { name: "URL" }).check();
+    await page.getByLabel("Name").fill("from-url");
+    await page.getByLabel("Document URL").fill(`${controlPlane.url}/api/v1/openapi.json`);
+    await page.getByRole("button", { name: "Import" }).click();
+    await poll(() => page.getByRole("alert").textContent()).toMatch(
+      /^The document was not imported: The control plane does not download from .*: it is a loopback address/,
+    );
+  });
+
+  it("says why when the list cannot be loaded, and tries again", async () => {
+    const page = await browser.page();
+    await signIn(page);
+    await page.getByRole("heading", { name: "Services" }).waitFor();
+    await page.context().setOffline(true);
+    await page.getByRole("link", { name: "Services" }).click();
+    const alert = page.getByRole("alert");
+    await poll(() => alert.textContent()).toContain("Could not load the services: The control plane did not answer");
+    await expectAccessible(page, "services (not loaded)");
+    await page.context().setOffline(false);
+    await alert.getByRole("button", { name: "Try again" }).click();
+    await poll(() => page.getByRole("alert").count()).toBe(0);
+  });
+
+  it("sends an ended session back to sign-in, saying so", async () => {
+    const page = await browser.page();
+    await signIn(page);
+    await page.getByRole("heading", { name: "Services" }).waitFor();
+    // The session is revoked behind the page's back (as by a sign-out elsewhere).
+    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem("atrium.session") ?? "{}").token);
+    const loggedOut = await controlPlane.api.withToken(token).call("POST", "/api/v1/logout");
+    expect(loggedOut.status).toBe(204);
+    await page.getByRole("link", { name: "Services" }).click();
+    await page.getByRole("heading", { name: "Sign in to Atrium" }).waitFor();
+    expect(await page.getByRole("status").textContent()).toBe("Your session has ended: sign in again.");
+  });
+
+  it("signs out", async () => {
+    const page = await browser.page();
+    await signIn(page);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in to Atrium" }).waitFor();
+    expect(await page.getByRole("status").textContent()).toBe("You have signed out.");
+    expect(await page.evaluate(() => sessionStorage.getItem("atrium.session"))).toBeNull();
+  });
+
+  it("answers an unknown page with words and a way back", async () => {
+    const page = await browser.page();
+    await signIn(page);
+    await page.getByRole("heading", { name: "Services" }).waitFor();
+    await page.goto(`${controlPlane.url}/no-such-page`);
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
+    await page.getByRole("link", { name: "Go to Services" }).click();
+    await page.getByRole("heading", { name: "Services" }).waitFor();
+  });
+});
