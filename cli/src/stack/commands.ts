@@ -28,7 +28,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
       "Start a local stack: the control plane (embedded database) and a gateway, in the background (as processes, or a release's containers)",
     )
     .option("--demo", "also start a demo pet store API and publish it as an MCP endpoint")
-    .option("--ui", "also start the web UI (not part of this release yet)")
+    .option("--ui", "also serve the web UI from the control plane (built into the cache on first use)")
     .option("--compose", "only write the release's Compose file (see --release), start nothing")
     .option(
       "--release <version>",
@@ -75,8 +75,8 @@ export function registerStackCommands(program: Command, context: CliContext): vo
           );
           return;
         }
-        if (options.ui) context.warn("the web UI is not part of this release yet: starting without it");
         if (options.release) {
+          if (options.ui) context.warn("the release images do not carry the web UI yet: starting without it");
           if (options.demo) {
             throw cliErrors.conflictingOptions(
               "--release",
@@ -109,6 +109,8 @@ export function registerStackCommands(program: Command, context: CliContext): vo
           `Gateway:       ${result.gateway}   (MCP endpoints under /mcp/; metrics at ${result.metrics})`,
           `Audit events:  ${result.auditLog}   (plans with audit on; JSON lines)`,
         ];
+        if (result.ui)
+          lines.push(`Web UI:        ${result.ui}   (sign in with the admin's organization, user and password)`);
         if (result.admin) {
           lines.push(
             "",
@@ -168,6 +170,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
       context.print(command, rows, { columns: ["name", "pid", "url", "version", "state"] });
       if (state.gatewayAuditLog) context.note(command, `Audit events: ${state.gatewayAuditLog}`);
       if (state.demo) context.note(command, `Demo endpoint: ${state.demo.endpoint}`);
+      if (state.ui) context.note(command, `Web UI: ${state.ui.url}`);
     });
 
   program

@@ -9,6 +9,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, writeFileSync } 
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createdToken, loginAnswer } from "@atrium/contract/rest";
+import { ensureUiBundle } from "@atrium/ui";
 import ora from "ora";
 import { type ApiClient, apiClient } from "../api.ts";
 import { loadCredentials, saveCredentials } from "../config.ts";
@@ -41,6 +42,8 @@ export interface RunResult {
   auditLog: string;
   admin?: { organization: string; username: string; password: string };
   demo?: DemoEndpoint;
+  /** The web UI (`--ui`), served by the control plane. */
+  ui?: string;
 }
 
 export async function runStack(options: RunOptions, io: CliIo): Promise<RunResult> {
@@ -62,6 +65,14 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
     const admin = firstStart
       ? { organization: "default", username: "admin", password: randomBytes(15).toString("base64url") }
       : undefined;
+    let uiDir: string | undefined;
+    if (options.ui) {
+      // Built once per version of the UI's sources, into the cache (a few seconds), never into the checkout.
+      spinner.start("Preparing the web UI");
+      const bundle = await ensureUiBundle({ onBuild: (dir) => (spinner.text = `Building the web UI into ${dir}`) });
+      uiDir = bundle.dir;
+      spinner.succeed(`Web UI ${bundle.built ? "built" : "ready"} (${bundle.dir})`);
+    }
     spinner.start(`Starting the control plane (embedded database in ${files.controlPlaneData})`);
     const controlPlane = startDetached(
       "control-plane",
@@ -72,6 +83,7 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
         ATRIUM_DATA_DIR: files.controlPlaneData,
         ATRIUM_DATABASE_URL: "",
         ...(admin ? { ATRIUM_ADMIN_PASSWORD: admin.password } : {}),
+        ...(uiDir ? { ATRIUM_UI_DIR: uiDir } : {}),
         // The demo pet store is imported from a loopback URL, which the SSRF policy refuses unless opened.
         ...(options.demo ? { ATRIUM_IMPORT_ALLOW_HOSTS: `127.0.0.1:${options.demoPort}` } : {}),
       },
@@ -136,6 +148,7 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
       processes: started,
       gatewayAuditLog: files.gatewayAuditLog,
       ...(demo ? { demo: { endpoint: demo.endpoint } } : {}),
+      ...(uiDir ? { ui: { url: `${controlPlaneUrl}/` } } : {}),
     });
     return {
       controlPlane: controlPlaneUrl,
@@ -144,6 +157,7 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
       auditLog: files.gatewayAuditLog,
       ...(admin ? { admin } : {}),
       ...(demo ? { demo } : {}),
+      ...(uiDir ? { ui: `${controlPlaneUrl}/` } : {}),
     };
   } catch (error) {
     spinner.fail();

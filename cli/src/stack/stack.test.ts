@@ -1,6 +1,6 @@
 /**
- * The README quickstart, end to end, as a newcomer runs it: `atrium run --demo` starts the
- * stack in the background and prints an endpoint and a key; an official MCP client calls a
+ * The README quickstart, end to end, as a newcomer runs it: `atrium run --demo --ui` starts the
+ * stack in the background and prints an endpoint, a key and the web UI's address; an official MCP client calls a
  * tool with them; `status`, a refused second `run`, `stop`, and a restart that kept the data.
  */
 import { execFile } from "node:child_process";
@@ -71,9 +71,16 @@ describe("atrium run --demo (the quickstart)", () => {
       "--demo-port",
       String(await freePort()),
     ];
-    const started = await atrium("run", "--demo", ...ports);
+    const started = await atrium("run", "--demo", "--ui", ...ports);
     expect(started.code, started.stderr).toBe(0);
     expect(started.stdout).toMatch(/Admin \(first start\): organization 'default', user 'admin', password '[\w-]+'/);
+    // --ui: the control plane serves the web UI (built into the cache) and the URL is printed.
+    const uiUrl = /Web UI:\s+(\S+)/.exec(started.stdout)?.[1];
+    expect(uiUrl).toBe(`http://127.0.0.1:${ports[1]}/`);
+    const page = await fetch(String(uiUrl));
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(await page.text()).toContain('<div id="root"></div>');
     const endpoint = /MCP endpoint: (\S+)/.exec(started.stdout)?.[1];
     const key = /API key:\s+(atr_k_\S+)/.exec(started.stdout)?.[1];
     expect(endpoint).toMatch(/\/mcp\/default\/demo-petstore$/);
@@ -119,6 +126,7 @@ describe("atrium run --demo (the quickstart)", () => {
     ]);
     expect(rows.find((r) => r.name === "gateway")?.auditLog).toBe(auditLog);
     expect((await atrium("status")).stdout).toContain(`Audit events: ${auditLog}`);
+    expect((await atrium("status")).stdout).toContain(`Web UI: ${uiUrl}`);
 
     const again = await atrium("run", ...ports);
     expect(again.code).not.toBe(0);
@@ -133,6 +141,8 @@ describe("atrium run --demo (the quickstart)", () => {
     const restarted = await atrium("run", "--demo", ...ports);
     expect(restarted.code, restarted.stderr).toBe(0);
     expect(restarted.stdout).not.toContain("Admin (first start)");
+    expect(restarted.stdout).not.toContain("Web UI:");
+    expect((await fetch(String(uiUrl))).status).toBe(404);
     const services = JSON.parse((await atrium("service", "list", "-o", "json")).stdout) as { name: string }[];
     expect(services.map((s) => s.name)).toEqual(["demo-petstore"]);
   }, 180_000);

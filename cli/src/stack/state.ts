@@ -22,6 +22,8 @@ export interface StackState {
   processes: StackProcess[];
   compose?: ComposeState;
   demo?: { endpoint: string };
+  /** The web UI's address, when started with --ui. */
+  ui?: { url: string };
   /** Where the gateway writes its audit events. */
   gatewayAuditLog?: string;
 }
