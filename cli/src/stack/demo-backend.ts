@@ -1,6 +1,8 @@
 /**
  * The demo's backend: a small in-memory pet store implementing the Pet Store OpenAPI document of
  * crds/samples (the same document the samples use), which it also serves at /openapi.json.
+ * Below /keyed it is the same store behind a per-user key: an `X-Pet-Key` header is required
+ * (any value but `revoked`), for the demo of keys elicited from each user.
  * `node cli/src/stack/demo-backend.ts` runs it on ATRIUM_DEMO_PORT (7780).
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
@@ -37,7 +39,13 @@ export async function startDemoBackend(port: number): Promise<{ server: Server; 
     req.on("data", (chunk) => (text += chunk));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://demo");
-      const path = url.pathname;
+      let path = url.pathname;
+      if (path.startsWith("/keyed/")) {
+        const key = req.headers["x-pet-key"];
+        if (typeof key !== "string" || key === "" || key === "revoked")
+          return send(res, 401, { error: "this pet store needs your own key in X-Pet-Key" });
+        path = path.slice("/keyed".length);
+      }
       const id = Number(/^\/pets\/(\d+)$/.exec(path)?.[1]);
       // Health endpoints like the other stack processes, so `atrium status` treats all alike.
       if (path === "/q/health/live" || path === "/q/health/ready")

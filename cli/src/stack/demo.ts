@@ -2,7 +2,9 @@
  * `atrium run --demo`: imports the demo pet store from its URL, and publishes it behind an API
  * key on the local gateway group, with audit events on (the stack's gateway writes them to a
  * file). Idempotent: a second run reuses what exists and renews the key, because a key is only
- * ever shown when it is created.
+ * ever shown when it is created. A second Exposition of the same Service shows keys elicited
+ * from each user: its backend (the pet store below /keyed) needs a per-user key, which the
+ * gateway asks each 2025 MCP session for on its elicitation page (no authorization server needed).
  */
 import {
   expositionView,
@@ -18,9 +20,12 @@ import type { ApiClient } from "../api.ts";
 export interface DemoEndpoint {
   endpoint: string;
   apiKey: string;
+  /** The Exposition whose backend needs each user's own key (asked for through URL elicitation). */
+  keyedEndpoint: string;
 }
 
 const NAME = "demo-petstore";
+const KEYED_NAME = "demo-petstore-keys";
 
 export async function setUpDemo(
   api: ApiClient,
@@ -62,8 +67,31 @@ export async function setUpDemo(
   if (!(await find("/expositions", expositionView))) {
     await api.post("/expositions", { name: NAME, configurationPlanId: planId, gatewayGroupId: group.id });
   }
+  const keyedPlan =
+    (await find("/configuration-plans", planWithKey, KEYED_NAME)) ??
+    (await api.post(
+      "/configuration-plans",
+      {
+        name: KEYED_NAME,
+        serviceId: service.id,
+        backendEndpoint: `${options.backendUrl}/keyed`,
+        backendSecret: {
+          elicit: { description: "Your Pet Store key (any text, e.g. pk_demo_alice)" },
+          name: "X-Pet-Key",
+        },
+        audit: true,
+      },
+      planWithKey,
+    ));
+  if (!(await find("/expositions", expositionView, KEYED_NAME))) {
+    await api.post("/expositions", { name: KEYED_NAME, configurationPlanId: keyedPlan.id, gatewayGroupId: group.id });
+  }
   const organization = (await api.get("/organization", organizationView)).name;
-  return { endpoint: `${options.gatewayUrl}/mcp/${organization}/${NAME}`, apiKey };
+  return {
+    endpoint: `${options.gatewayUrl}/mcp/${organization}/${NAME}`,
+    apiKey,
+    keyedEndpoint: `${options.gatewayUrl}/mcp/${organization}/${KEYED_NAME}`,
+  };
 }
 
 /** What `atrium run --demo` prints: the endpoint, the key, a client configuration and a curl call. */
@@ -97,5 +125,12 @@ export function demoInstructions(demo: DemoEndpoint): string {
     "  -H 'mcp-protocol-version: 2026-07-28' -H 'mcp-method: tools/call' -H 'mcp-name: listPets' \\",
     `  -H 'x-atrium-key: ${demo.apiKey}' \\`,
     `  -d '${body}'`,
+    "",
+    `Per-user backend keys: ${demo.keyedEndpoint}`,
+    "  Its pet store needs each user's own key. Connect a 2025 MCP client (e.g. the MCP Inspector,",
+    "  Streamable HTTP, no API key) and call listPets:",
+    "  1. the call is answered with URL_ELICITATION_REQUIRED (-32042) and a page URL on the gateway;",
+    "  2. open that URL in a browser and give any key (the key 'revoked' is refused by the pet store);",
+    "  3. call listPets again: the gateway sends your key as X-Pet-Key, for this MCP session only.",
   ].join("\n");
 }
