@@ -14,66 +14,39 @@
  * call fails, the gateway catches up with the control plane after every cut, and at the end
  * serves exactly the control plane's Expositions at its revision.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  type ApiClient,
-  type IsolatedControlPlane,
-  selectRows,
-  startIsolatedControlPlane,
-} from "@atrium/control-plane/testing";
-import { type Gateway, startGateway } from "@atrium/gateway";
-import {
-  FIXTURE_OPENAPI,
-  type FixtureBackend,
-  startFixtureBackend,
-  testGatewayConfig,
-  waitFor,
-} from "@atrium/gateway/testing";
+import { type IsolatedControlPlane, selectRows, startIsolatedControlPlane } from "@atrium/control-plane/testing";
+import type { Gateway } from "@atrium/gateway";
+import { type FixtureBackend, startFixtureBackend, waitFor } from "@atrium/gateway/testing";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recordFigures } from "../figures.ts";
 import { type CuttingProxy, startCuttingProxy } from "./cutting-proxy.ts";
-import { type SteadyCalls, startSteadyCalls } from "./steady-calls.ts";
+import { created, faultScene, fixtureServiceAndGroup } from "./scene.ts";
+import { startSteadyCalls } from "./steady-calls.ts";
 
 const SNAPSHOT_CUTS = 3;
 const CHANGES_CUTS = 8;
 /** Expositions present before the gateway starts: the snapshot is large enough to span several reads. */
 const INITIAL_EXPOSITIONS = 20;
 
-const scratch = mkdtempSync(join(tmpdir(), "atrium-stream-cut-"));
-let controlPlane: IsolatedControlPlane | undefined;
-let backend: FixtureBackend | undefined;
-let proxy: CuttingProxy | undefined;
+const scene = faultScene("stream-cut");
+let controlPlane: IsolatedControlPlane;
+let backend: FixtureBackend;
+let proxy: CuttingProxy;
 let gateway: Gateway | undefined;
-let steady: SteadyCalls | undefined;
 
 beforeAll(async () => {
-  controlPlane = await startIsolatedControlPlane("pglite", { streamHeartbeatSeconds: 1 });
-  backend = await startFixtureBackend();
-  proxy = await startCuttingProxy(Number(new URL(controlPlane.url).port));
+  controlPlane = scene.closing(await startIsolatedControlPlane("pglite", { streamHeartbeatSeconds: 1 }), (started) =>
+    started.stop(),
+  );
+  backend = scene.closing(await startFixtureBackend(), (started) => started.close());
+  proxy = scene.closing(await startCuttingProxy(Number(new URL(controlPlane.url).port)), (started) => started.close());
 }, 120_000);
-
-afterAll(async () => {
-  await steady?.stop().catch(() => undefined);
-  await gateway?.close().catch(() => undefined);
-  await proxy?.close();
-  await controlPlane?.stop();
-  await backend?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-async function created(admin: ApiClient, path: string, body: unknown) {
-  const answer = await admin.call("POST", path, body);
-  if (answer.status !== 201) throw new Error(`POST ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body;
-}
 
 /** The control plane's newest revision, read from its database. */
 async function controlPlaneRevision(): Promise<number> {
   const [row] = await selectRows<{ revision: number | null }>(
-    controlPlane as IsolatedControlPlane,
+    controlPlane,
     sql`select max(revision)::int as revision from changes`,
   );
   return Number(row?.revision ?? 0);
@@ -88,24 +61,19 @@ const endpointOf = (id: string) => gateway?.registry.byId(id)?.exposition.plan.b
 
 describe("the change stream cut mid-message", () => {
   it("never applies half a message; the gateway reconnects with backoff and converges", async () => {
-    const live = controlPlane as IsolatedControlPlane;
-    const cutter = proxy as CuttingProxy;
+    const live = controlPlane;
+    const cutter = proxy;
     const admin = live.admin;
-    const service = await created(admin, "/api/v1/services", {
-      name: "fixture",
-      version: "1",
-      openapi: { inline: FIXTURE_OPENAPI },
-    });
-    const group = await created(admin, "/api/v1/gateway-groups", { name: "cut", labels: { env: "cut" } });
+    const { serviceId, groupId } = await fixtureServiceAndGroup(admin, "cut");
     const plan = (name: string, extra: Record<string, unknown> = {}) =>
       created(admin, "/api/v1/configuration-plans", {
         name,
-        serviceId: service.id,
-        backendEndpoint: `${backend?.url}/api`,
+        serviceId,
+        backendEndpoint: `${backend.url}/api`,
         ...extra,
       });
     const expose = async (name: string, planId: string) =>
-      (await created(admin, "/api/v1/expositions", { name, configurationPlanId: planId, gatewayGroupId: group.id }))
+      (await created(admin, "/api/v1/expositions", { name, configurationPlanId: planId, gatewayGroupId: groupId }))
         .id as string;
     const stablePlan = await plan("stable", { apiKey: true, backendTimeoutMs: 5_000 });
     const stable = await expose("stable", stablePlan.id);
@@ -114,7 +82,6 @@ describe("the change stream cut mid-message", () => {
     const fillerPlan = await plan("filler", { backendEndpoint: "http://127.0.0.1:9/filler" });
     for (let index = 0; index < INITIAL_EXPOSITIONS; index++) await expose(`filler-${index}`, fillerPlan.id);
     const initialCount = INITIAL_EXPOSITIONS + 3;
-    const token = (await created(admin, "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).token;
 
     // What the gateway is seen serving, sampled all along: never half a message.
     const violations: string[] = [];
@@ -137,15 +104,7 @@ describe("the change stream cut mid-message", () => {
       // 1. Mid-snapshot: the first connections' snapshots are cut; nothing is served until one arrives whole.
       for (let cut = 0; cut < SNAPSHOT_CUTS; cut++) cutter.cutNext({ event: "snapshot", notOpening: false });
       const startedAt = Date.now();
-      gateway = await startGateway(
-        testGatewayConfig({
-          controlPlaneUrl: cutter.url,
-          controlPlaneToken: token,
-          id: "gw-cut",
-          labels: { env: "cut" },
-          cacheDir: join(scratch, "gateway-cache"),
-        }),
-      );
+      gateway = await scene.followingGateway(admin, "cut", cutter.url);
       const served = gateway;
       await waitFor(() => served.sync.ready, "a whole snapshot", 30_000);
       const snapshotMs = Date.now() - startedAt;
@@ -162,10 +121,13 @@ describe("the change stream cut mid-message", () => {
 
       // 2. Mid-changes, under writes and tool calls.
       phase = "changes";
-      steady = await startSteadyCalls(
-        `${served.url}/mcp/${stable}`,
-        { "x-atrium-key": stablePlan.apiKey },
-        { name: "getPet", arguments: { petId: 1 } },
+      const steady = scene.closing(
+        await startSteadyCalls(
+          `${served.url}/mcp/${stable}`,
+          { "x-atrium-key": stablePlan.apiKey },
+          { name: "getPet", arguments: { petId: 1 } },
+        ),
+        (started) => started.stop(),
       );
       let writing = true;
       let version = 0;
@@ -175,7 +137,7 @@ describe("the change stream cut mid-message", () => {
           version++;
           const updated = await admin.call("PUT", `/api/v1/configuration-plans/${twinPlan.id}`, {
             name: "twin",
-            serviceId: service.id,
+            serviceId,
             backendEndpoint: `http://127.0.0.1:9/v${version}`,
           });
           if (updated.status !== 200) throw new Error(`plan update: ${JSON.stringify(updated.body)}`);
@@ -203,14 +165,13 @@ describe("the change stream cut mid-message", () => {
       }
       await steady.stop();
       const { ok, failures } = steady;
-      steady = undefined;
 
       // At rest: exactly the control plane's Expositions, at its revision.
       const finalRevision = await controlPlaneRevision();
       await waitFor(() => gatewayRevision() === finalRevision, "the gateway at the final revision", 20_000);
       const expected = await selectRows<{ id: string }>(
         live,
-        sql`select id::text from expositions where gateway_group_id = ${group.id} order by id`,
+        sql`select id::text from expositions where gateway_group_id = ${groupId} order by id`,
       );
       const servedIds = served.registry
         .all()

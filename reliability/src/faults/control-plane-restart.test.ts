@@ -9,72 +9,51 @@
  * each restart it resyncs by itself, and an Exposition created after the restart reaches it and
  * serves a tool call.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type ApiClient, createTestDatabase, type TestDatabase } from "@atrium/control-plane/testing";
-import { type Gateway, startGateway } from "@atrium/gateway";
-import {
-  FIXTURE_OPENAPI,
-  type FixtureBackend,
-  modernRequest,
-  startFixtureBackend,
-  testGatewayConfig,
-  waitFor,
-} from "@atrium/gateway/testing";
+import { type ApiClient, createTestDatabase } from "@atrium/control-plane/testing";
+import { type FixtureBackend, modernRequest, startFixtureBackend, waitFor } from "@atrium/gateway/testing";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recordFigures } from "../figures.ts";
 import { ADMIN, type ControlPlaneProcess, controlPlaneProcess } from "./control-plane-process.ts";
-import { type SteadyCalls, startSteadyCalls } from "./steady-calls.ts";
+import { created, faultScene, fixtureServiceAndGroup } from "./scene.ts";
+import { startSteadyCalls } from "./steady-calls.ts";
 
 const ROUNDS = 3;
 const OUTAGE_MS = 1_000;
 
-const scratch = mkdtempSync(join(tmpdir(), "atrium-cp-restart-"));
-let database: TestDatabase | undefined;
-let controlPlane: ControlPlaneProcess | undefined;
-let backend: FixtureBackend | undefined;
-let gateway: Gateway | undefined;
-let steady: SteadyCalls | undefined;
+const scene = faultScene("cp-restart");
+let controlPlane: ControlPlaneProcess;
+let backend: FixtureBackend;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  controlPlane = await controlPlaneProcess({
-    databaseUrl: database.url,
-    scratch,
-    env: { ATRIUM_STREAM_HEARTBEAT_SECONDS: "1" },
-  });
+  const database = scene.closing(await createTestDatabase(), (started) => started.drop());
+  controlPlane = scene.closing(
+    await controlPlaneProcess({
+      databaseUrl: database.url,
+      scratch: scene.scratch,
+      env: { ATRIUM_STREAM_HEARTBEAT_SECONDS: "1" },
+    }),
+    (started) => started.kill(),
+  );
   await controlPlane.start();
-  backend = await startFixtureBackend();
+  backend = scene.closing(await startFixtureBackend(), (started) => started.close());
 }, 120_000);
-
-afterAll(async () => {
-  await steady?.stop().catch(() => undefined);
-  await gateway?.close().catch(() => undefined);
-  await controlPlane?.kill();
-  await backend?.close();
-  await database?.drop();
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 /** A plan of its own on the fixture Service, exposed on the group; the Exposition's id and the plan's key. */
 async function exposeFixture(admin: ApiClient, name: string, serviceId: string, groupId: number) {
-  const plan = await admin.call("POST", "/api/v1/configuration-plans", {
+  const plan = await created(admin, "/api/v1/configuration-plans", {
     name,
     serviceId,
-    backendEndpoint: `${backend?.url}/api`,
+    backendEndpoint: `${backend.url}/api`,
     apiKey: true,
     backendTimeoutMs: 5_000,
   });
-  expect(plan.status).toBe(201);
-  const exposition = await admin.call("POST", "/api/v1/expositions", {
+  const exposition = await created(admin, "/api/v1/expositions", {
     name,
-    configurationPlanId: plan.body.id,
+    configurationPlanId: plan.id,
     gatewayGroupId: groupId,
   });
-  expect(exposition.status).toBe(201);
-  return { expositionId: exposition.body.id as string, apiKey: plan.body.apiKey as string };
+  return { expositionId: exposition.id as string, apiKey: plan.apiKey as string };
 }
 
 /** The gateway's readiness answer. */
@@ -85,33 +64,20 @@ async function readiness(url: string): Promise<{ status: number; body: Record<st
 
 describe("the control plane killed and restarted under steady gateway traffic", () => {
   it("fails no tool call, and the gateway resyncs after each restart", async () => {
-    const live = controlPlane as ControlPlaneProcess;
+    const live = controlPlane;
     const admin = await live.api.login(ADMIN);
-    const service = await admin.call("POST", "/api/v1/services", {
-      name: "fixture",
-      version: "1",
-      openapi: { inline: FIXTURE_OPENAPI },
-    });
-    expect(service.status).toBe(201);
-    const group = await admin.call("POST", "/api/v1/gateway-groups", { name: "restart", labels: { env: "restart" } });
-    const main = await exposeFixture(admin, "main", service.body.id, group.body.id);
-    const token = (await admin.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).body.token;
+    const { serviceId, groupId } = await fixtureServiceAndGroup(admin, "restart");
+    const main = await exposeFixture(admin, "main", serviceId, groupId);
 
-    gateway = await startGateway(
-      testGatewayConfig({
-        controlPlaneUrl: live.url,
-        controlPlaneToken: token,
-        id: "gw-restart",
-        labels: { env: "restart" },
-        cacheDir: join(scratch, "gateway-cache"),
-      }),
-    );
-    const served = gateway;
+    const served = await scene.followingGateway(admin, "restart");
     await waitFor(() => served.sync.ready && served.registry.byId(main.expositionId) !== undefined, "first snapshot");
-    steady = await startSteadyCalls(
-      `${served.url}/mcp/${main.expositionId}`,
-      { "x-atrium-key": main.apiKey },
-      { name: "getPet", arguments: { petId: 1 } },
+    const steady = scene.closing(
+      await startSteadyCalls(
+        `${served.url}/mcp/${main.expositionId}`,
+        { "x-atrium-key": main.apiKey },
+        { name: "getPet", arguments: { petId: 1 } },
+      ),
+      (started) => started.stop(),
     );
 
     const rounds: { staleDuringOutage: number; resyncMs: number; changeMs: number }[] = [];
@@ -138,7 +104,7 @@ describe("the control plane killed and restarted under steady gateway traffic", 
 
       // A change made after the restart reaches the gateway and serves.
       const changedAt = Date.now();
-      const added = await exposeFixture(admin, `after-restart-${round}`, service.body.id, group.body.id);
+      const added = await exposeFixture(admin, `after-restart-${round}`, serviceId, groupId);
       await waitFor(() => served.registry.byId(added.expositionId) !== undefined, "the new Exposition", 20_000);
       const changeMs = Date.now() - changedAt;
       const call = await request(
@@ -156,7 +122,6 @@ describe("the control plane killed and restarted under steady gateway traffic", 
     }
     await steady.stop();
     const { ok, failures } = steady;
-    steady = undefined;
     expect(failures, failures.join("\n")).toEqual([]);
     expect(ok.session).toBeGreaterThan(0);
     expect(ok.modern).toBeGreaterThan(0);

@@ -11,17 +11,14 @@
  * deletion's change row, no change row names a record that never existed. A gateway follows the
  * writers' Expositions through it all and ends up serving exactly what the database holds.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Gateway, startGateway } from "@atrium/gateway";
-import { FIXTURE_OPENAPI, testGatewayConfig, waitFor } from "@atrium/gateway/testing";
+import { FIXTURE_OPENAPI, waitFor } from "@atrium/gateway/testing";
 import pg from "pg";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recordFigures } from "../figures.ts";
 import { ADMIN, type ControlPlaneProcess, controlPlaneProcess } from "./control-plane-process.ts";
 import { type PrivatePostgres, type StopMode, startPrivatePostgres } from "./private-postgres.ts";
+import { created, faultScene } from "./scene.ts";
 
 /** A request that takes longer than this is a hang. */
 const HANG_MS = 15_000;
@@ -29,29 +26,23 @@ const WRITERS = 2;
 const OUTAGE_MS = 1_500;
 const WRITES_BETWEEN_MS = 2_500;
 
-const scratch = mkdtempSync(join(tmpdir(), "atrium-pg-restart-"));
-let postgres: PrivatePostgres | undefined;
-let controlPlane: ControlPlaneProcess | undefined;
-let gateway: Gateway | undefined;
+const scene = faultScene("pg-restart");
+let postgres: PrivatePostgres;
+let controlPlane: ControlPlaneProcess;
 let databaseUrl: string;
 
 beforeAll(async () => {
-  postgres = await startPrivatePostgres();
+  postgres = scene.closing(await startPrivatePostgres(), (started) => started.remove());
   const admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();
   await admin.query("create database atrium");
   await admin.end();
   databaseUrl = postgres.url.replace(/\/postgres$/, "/atrium");
-  controlPlane = await controlPlaneProcess({ databaseUrl, scratch });
+  controlPlane = scene.closing(await controlPlaneProcess({ databaseUrl, scratch: scene.scratch }), (started) =>
+    started.kill(),
+  );
   await controlPlane.start();
 }, 120_000);
-
-afterAll(async () => {
-  await gateway?.close().catch(() => undefined);
-  await controlPlane?.kill();
-  postgres?.remove();
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 interface Answer {
   status: number;
@@ -66,7 +57,7 @@ const seen = { acknowledged: 0, unavailable: 0, refusedOtherwise: 0, failed: [] 
 async function call(token: string, method: string, path: string, body?: unknown): Promise<Answer> {
   const started = Date.now();
   try {
-    const response = await request(`${controlPlane?.url}${path}`, {
+    const response = await request(`${controlPlane.url}${path}`, {
       method: method as "GET",
       headers: {
         authorization: `Bearer ${token}`,
@@ -167,36 +158,25 @@ async function writer(token: string, index: number, groupId: number, running: ()
 
 /** Readiness as the process answers it now (0: no answer). */
 async function readiness(): Promise<number> {
-  return (await controlPlane?.api.call("GET", "/q/health/ready").catch(() => ({ status: 0 })))?.status ?? 0;
+  return (await controlPlane.api.call("GET", "/q/health/ready").catch(() => ({ status: 0 }))).status;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("PostgreSQL stopped and restarted under steady writes", () => {
   it("recovers without a restart; acknowledged writes are kept, none half-applied; 503 while down", async () => {
-    const live = controlPlane as ControlPlaneProcess;
-    const server = postgres as PrivatePostgres;
+    const live = controlPlane;
+    const server = postgres;
     const pid = live.child?.pid;
     const admin = await live.api.login(ADMIN);
     const token = admin.token as string;
-    const group = await admin.call("POST", "/api/v1/gateway-groups", { name: "writes", labels: { env: "writes" } });
-    expect(group.status).toBe(201);
+    const group = await created(admin, "/api/v1/gateway-groups", { name: "writes", labels: { env: "writes" } });
     // A gateway follows the change stream of the group the writers expose on, across the restarts.
-    const gatewayToken = (await admin.call("POST", "/api/v1/api-tokens", { name: "gw", validityDays: 1 })).body.token;
-    gateway = await startGateway(
-      testGatewayConfig({
-        controlPlaneUrl: live.url,
-        controlPlaneToken: gatewayToken,
-        id: "gw-writes",
-        labels: { env: "writes" },
-        cacheDir: join(scratch, "gateway-cache"),
-      }),
-    );
-    const following = gateway;
+    const following = await scene.followingGateway(admin, "writes");
     await waitFor(() => following.sync.ready, "the gateway's first snapshot");
 
     let running = true;
-    const writers = Array.from({ length: WRITERS }, (_, index) => writer(token, index, group.body.id, () => running));
+    const writers = Array.from({ length: WRITERS }, (_, index) => writer(token, index, group.id, () => running));
     /** Per restart: how long after PostgreSQL accepted connections again the control plane was ready. */
     const readyAfter: number[] = [];
     try {

@@ -12,7 +12,7 @@ export interface SteadyCalls {
   ok: { session: number; modern: number };
   /** What went wrong, per failed call. */
   failures: string[];
-  /** Stops the loops (after their current call) and closes the clients. */
+  /** Stops the loops (after their current call) and closes the clients; once, however often called. */
   stop(): Promise<void>;
 }
 
@@ -50,10 +50,15 @@ export async function startSteadyCalls(
     }
   };
   const loops = [loop("session", session as unknown as ToolCaller), loop("modern", modern as unknown as ToolCaller)];
-  steady.stop = async () => {
-    running = false;
-    await Promise.all(loops);
-    await Promise.all([session.close(), modern.close()]);
+  let stopping: Promise<void> | undefined;
+  // Once: the test stops it to read its counts, and its cleanup stops it again.
+  steady.stop = () => {
+    stopping ??= (async () => {
+      running = false;
+      await Promise.all(loops);
+      await Promise.all([session.close(), modern.close()]);
+    })();
+    return stopping;
   };
   return steady;
 }
