@@ -1,9 +1,9 @@
 /**
- * The gateway's HTTP servers. The public one on port 7777: MCP endpoints, readiness and
- * liveness (where the specification puts them). The management one, on its own port and
- * loopback by default: metrics and health again, for Prometheus and the kubelet. Metrics never
- * reach the public listener, which answers 404 for /q/metrics: they name Expositions and count
- * their traffic.
+ * The gateway's HTTP servers. The public one on port 7777: MCP endpoints, the elicitation page
+ * (on gateways with a cluster key), readiness and liveness (where the specification puts
+ * them). The management one, on its own port and loopback by default: metrics and health
+ * again, for Prometheus and the kubelet. Metrics never reach the public listener, which answers
+ * 404 for /q/metrics: they name Expositions and count their traffic.
  *
  * Both listeners close requests whose headers or body arrive too slowly and cap the connections
  * one client address holds (@atrium/contract/listener).
@@ -18,6 +18,7 @@ import { DEFAULT_ISSUER_KEY_OPTIONS } from "./auth/issuer-keys.ts";
 import type { Backends } from "./backend.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { ElicitationServices } from "./elicitation/flow.ts";
+import { elicitationPage } from "./elicitation/page.ts";
 import { mcpEndpoints } from "./mcp/endpoint.ts";
 import type { SessionSigner } from "./mcp/sessions.ts";
 import { type GatewayMetrics, METRICS_CONTENT_TYPE } from "./metrics.ts";
@@ -86,6 +87,11 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
       audit: parts.audit ?? new AuditLog(),
     }),
   );
+  const { elicitation } = parts;
+  if (elicitation)
+    await app.register(async (page) =>
+      elicitationPage(page, { services: elicitation, exposition: (id) => parts.registry.byId(id)?.exposition }),
+    );
 
   attachManagementListener(app, buildManagementServer(parts), parts.config);
   return app;

@@ -8,18 +8,15 @@
  * even at trace level.
  */
 import { randomBytes } from "node:crypto";
-import { Writable } from "node:stream";
 import { recordSecret } from "@atrium/reliability/secrets";
-import Fastify, { type FastifyInstance } from "fastify";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exposition as fixtureExposition } from "../tools/fixtures.ts";
-import type { CompiledExposition } from "../tools/source.ts";
 import { ClusterKeyring } from "./cluster-keys.ts";
 import { ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
 import { newElicitationId } from "./elicitation-id.ts";
-import { type ElicitationPageParts, elicitationPage, PAGE_BODY_LIMIT, PAGE_HEADERS } from "./page.ts";
+import { type ElicitationPageParts, PAGE_BODY_LIMIT, PAGE_HEADERS } from "./page.ts";
 import { CSRF_COOKIE } from "./page-csrf.ts";
+import { type PageServer, pageServices, startPageServer } from "./page-testing.ts";
 import { PendingElicitations } from "./pending-elicitations.ts";
 import { useElicitationStack } from "./testing.ts";
 
@@ -28,50 +25,9 @@ const stack = useElicitationStack();
 const keyring = new ClusterKeyring([randomBytes(32)]);
 const logLines: string[] = [];
 
-function elicitingExposition(id: string): CompiledExposition {
-  const base = fixtureExposition();
-  return {
-    ...base,
-    id,
-    name: "weather",
-    plan: {
-      ...base.plan,
-      backendSecret: {
-        source: "elicit",
-        description: "Your OpenWeather API key",
-        in: "header",
-        name: "X-Api-Key",
-        prefix: "Key ",
-      },
-    },
-  };
-}
-
-async function startPage(
-  overrides: Partial<ElicitationPageParts> = {},
-): Promise<{ app: FastifyInstance; url: string }> {
-  const log = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  const app = Fastify({ logger: { level: "trace", stream: log } });
-  const served = elicitingExposition(stack().expositionId);
-  await app.register(async (scope) =>
-    elicitationPage(scope, {
-      services: services(),
-      exposition: (id) => (id === served.id ? served : undefined),
-      ...overrides,
-    }),
-  );
-  const url = await app.listen({ host: "127.0.0.1", port: 0 });
-  return { app, url };
-}
-
-function services(store = new ElicitedCredentialStore(stack().rest, keyring)) {
-  return { keyring, store, pending: new PendingElicitations(stack().rest) };
-}
+const startPage = (overrides: Partial<ElicitationPageParts> = {}) =>
+  startPageServer(stack(), keyring, logLines, overrides);
+const services = (store?: ElicitedCredentialStore) => pageServices(stack(), keyring, store);
 
 /** A browser of sorts: keeps the page's cookie, reads the hidden token, posts forms. */
 class Visitor {
@@ -132,7 +88,7 @@ function secret(): string {
 }
 
 describe("the elicitation page", () => {
-  let page: { app: FastifyInstance; url: string };
+  let page: PageServer;
   const stored: string[] = [];
   const store = () => new ElicitedCredentialStore(stack().rest, keyring);
 

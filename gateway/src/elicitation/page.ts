@@ -14,9 +14,9 @@
 import type { ElicitationView } from "@atrium/contract/rest";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CompiledExposition } from "../tools/source.ts";
-import type { ClusterKeyring } from "./cluster-keys.ts";
-import { ELICITED_CREDENTIAL_MAX_BYTES, type ElicitedCredentialStore } from "./credential-store.ts";
+import { ELICITED_CREDENTIAL_MAX_BYTES } from "./credential-store.ts";
 import { isElicitationId } from "./elicitation-id.ts";
+import type { ElicitationServices } from "./flow.ts";
 import { csrfHolds, formToken } from "./page-csrf.ts";
 import {
   CSRF_PAGE,
@@ -32,7 +32,6 @@ import {
   storedPage,
   UNAVAILABLE_PAGE,
 } from "./page-html.ts";
-import type { PendingElicitations } from "./pending-elicitations.ts";
 
 /** Largest form body: a credential of the largest size, percent-encoded, and the small fields. */
 export const PAGE_BODY_LIMIT = ELICITED_CREDENTIAL_MAX_BYTES * 3 + 1024;
@@ -46,8 +45,7 @@ export const PAGE_HEADERS = {
 } as const;
 
 export interface ElicitationPageParts {
-  /** The flow's services (flow.ts ElicitationServices). */
-  services: { keyring: ClusterKeyring; store: ElicitedCredentialStore; pending: PendingElicitations };
+  services: ElicitationServices;
   /** The Exposition as this gateway serves it. */
   exposition(id: string): CompiledExposition | undefined;
   /** Told once a credential is stored (the 2025 flow's `notifications/elicitation/complete`). */
