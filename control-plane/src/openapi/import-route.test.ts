@@ -70,15 +70,24 @@ describe.each(DATABASE_KINDS)("POST /services (import) on %s", (kind) => {
     })();
     // Small results: the database work (PGlite runs on this thread) stays negligible.
     const documents = [referenceChain(8), referenceChain(12), referenceChain(10), referenceChain(11)];
-    const answers = await Promise.all(
-      documents.map((inline, index) =>
-        cp.admin.call("POST", "/api/v1/services", { name: `heavy-${index}`, version: "1", openapi: { inline } }),
-      ),
-    );
+    // A warm worker imports the four in tens of milliseconds: rounds go on until twenty probes were answered.
+    const statuses = new Set<number>();
+    for (let round = 0; round < 100 && latencies.length < 20; round++) {
+      const answers = await Promise.all(
+        documents.map((inline, index) =>
+          cp.admin.call("POST", "/api/v1/services", {
+            name: `heavy-${round}-${index}`,
+            version: "1",
+            openapi: { inline },
+          }),
+        ),
+      );
+      for (const answer of answers) statuses.add(answer.status);
+    }
     importing = false;
     await probe;
-    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
-    expect(latencies.length).toBeGreaterThan(3);
+    expect([...statuses]).toEqual([201]);
+    expect(latencies.length).toBeGreaterThanOrEqual(20);
     // The old import blocked the loop for 40 s and more on the 8x8 document. On a machine this
     // test shares, one probe in twenty may still wait for a core: the 95th percentile is held to
     // 200 ms, and no probe may wait a second.
