@@ -42,6 +42,8 @@ describe("the elicitation page in Chromium", () => {
     await page.goto(await pageUrl());
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`weather: ${LABEL}`);
     expect(await page.getByLabel(LABEL).getAttribute("type")).toBe("password");
+    // The stylesheet applies: its hash in the Content-Security-Policy matches what the page inlines.
+    expect(await page.locator("main").evaluate((main) => getComputedStyle(main).maxWidth)).toBe("576px");
     const focusOrder: string[] = [];
     for (let step = 0; step < 3; step++) {
       await page.keyboard.press("Tab");
