@@ -2,7 +2,8 @@
  * `atrium run --demo`'s per-user-key Exposition, against a real control plane and gateway: the
  * demo's pet store below /keyed refuses a call without a key; setUpDemo publishes it with a plan
  * whose key is elicited from each 2025 session (no OAuth), so a session's call is answered -32042
- * with the gateway's page URL; a second setUpDemo reuses what exists; the printed steps name it.
+ * with the gateway's page URL, where a key given makes the session's next call succeed; a second
+ * setUpDemo reuses what exists.
  */
 import { loginAnswer } from "@atrium/contract/rest";
 import { TEST_ADMIN } from "@atrium/control-plane/testing";
@@ -58,7 +59,7 @@ describe("the demo's per-user-key Exposition", () => {
     expect(await keyed.body.text()).toContain("Rex");
   });
 
-  it("is published with an elicited key: a 2025 session is asked for it on the gateway's page", async () => {
+  it("is published with an elicited key: a 2025 session gives it on the gateway's page, then its call succeeds", async () => {
     const login = await apiClient({ baseUrl: stack.controlPlane.url }).post("/login", TEST_ADMIN, loginAnswer);
     const api = apiClient({ baseUrl: stack.controlPlane.url, token: login.token });
     const placeholder = "http://gateway.invalid";
@@ -92,6 +93,28 @@ describe("the demo's per-user-key Exposition", () => {
     expect(asked.mode).toBe("url");
     expect(asked.url).toBe(`${gateway.url}/elicitations/${asked.elicitationId}`);
     expect(asked.message).toContain("Your Pet Store key");
+
+    // The user gives a key on the page (as a browser without JavaScript does), and the call goes through.
+    const page = await request(asked.url);
+    const form = await page.body.text();
+    expect(page.statusCode).toBe(200);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form)?.[1] as string;
+    const setCookie = page.headers["set-cookie"];
+    const cookie = String(Array.isArray(setCookie) ? setCookie[0] : setCookie).split(";")[0] as string;
+    const submitted = await request(asked.url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ csrf, credential: "pk_demo_alice", intent: "store" }).toString(),
+    });
+    await submitted.body.dump();
+    expect(submitted.statusCode).toBe(200);
+    const retried = await mcp(
+      endpoint,
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "listPets", arguments: {} } },
+      sessionId,
+    );
+    expect(retried.body.result.isError).toBeFalsy();
+    expect(JSON.stringify(retried.body.result.content)).toContain("Rex");
 
     // Idempotent: a second run finds both Expositions.
     const again = await setUpDemo(api, { backendUrl: backend.url, gatewayUrl: placeholder });
