@@ -1,6 +1,6 @@
 /**
- * Pending elicitations as the control plane keeps them for gateways (issue 15, foundations; the
- * flow and the page are not served yet): the record behind an elicitation page URL, so that any
+ * Pending elicitations as the control plane keeps them for gateways (issue 15; the gateways'
+ * elicitation flow and page): the record behind an elicitation page URL, so that any
  * replica serves the page and a second submit fails on every replica. Stored under the SHA-256 of
  * the elicitation id, never the id: reading the database yields no usable URL.
  */

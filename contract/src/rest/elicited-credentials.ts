@@ -1,5 +1,5 @@
 /**
- * Elicited credentials as the control plane keeps them for gateways (issue 15, foundations): per
+ * Elicited credentials as the control plane keeps them for gateways (issue 15): per
  * Exposition and user, only ciphertext a gateway made with its cluster key. The user is named by
  * a digest the gateway computes (of the OAuth issuer and subject, or of the 2025 session), so
  * neither the credential nor the user's identity reaches the control plane in clear.

@@ -1,6 +1,6 @@
 /**
  * /api/v1/elicitations — pending elicitations, the records behind elicitation page URLs (issue
- * 15; the flow and the page are not served yet). Gateway tokens only, scoped to the token's
+ * 15; the gateways' elicitation flow and page). Gateway tokens only, scoped to the token's
  * organization. A gateway records one when it asks a user for a credential, under the SHA-256 of
  * the elicitation id; any replica reads it to show the page and consumes it when the form is
  * accepted: one conditional update, so a second submit fails on every replica. Expired rows of

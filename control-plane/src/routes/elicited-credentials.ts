@@ -1,7 +1,6 @@
 /**
  * /api/v1/expositions/:id/elicited-credentials/:principal — where the gateways of an organization
- * keep the credentials users gave through elicitation (issue 15; the flow itself is not served
- * yet). Gateway tokens only. The control plane stores what it is given: ciphertext sealed with
+ * keep the credentials users gave through elicitation (issue 15). Gateway tokens only. The control plane stores what it is given: ciphertext sealed with
  * the gateways' cluster key, under the gateway's digest of the user; it can open neither. Scoped
  * to the token's organization: another organization's Exposition is a 404, for reading and
  * writing alike. Writes are bounded per Exposition: rows held, and rows written per minute

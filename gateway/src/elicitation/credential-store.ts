@@ -1,6 +1,6 @@
 /**
- * The gateway's side of the elicited-credential store (issue 15, foundations; the flow that uses
- * it is not served yet). Credentials are sealed here with the cluster key's elicited-credential
+ * The gateway's side of the elicited-credential store (issue 15; flow.ts reads it for calls, the
+ * page writes it). Credentials are sealed here with the cluster key's elicited-credential
  * key, bound to the Exposition and the user, and kept in the control plane as ciphertext under a
  * digest of the user (`/api/v1/expositions/:id/elicited-credentials/:principal`): the control
  * plane sees neither the credential nor who it belongs to, and a row it moved to another user or

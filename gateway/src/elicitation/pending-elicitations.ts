@@ -1,6 +1,5 @@
 /**
- * The gateway's side of pending elicitations (issue 15, foundations; the flow and the page are
- * not served yet): records one in the control plane when a user is asked for a credential, reads
+ * The gateway's side of pending elicitations (issue 15; used by flow.ts and the page): records one in the control plane when a user is asked for a credential, reads
  * it for the page, and consumes it when the page's form is accepted. Any replica can do each
  * step; the control plane makes the consume single-use across all of them.
  */
