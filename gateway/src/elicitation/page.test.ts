@@ -1,13 +1,15 @@
 /**
  * The elicitation page over real HTTP, against a real control plane (PGlite): the form renders
  * with its heading, label and hint; a submit stores the credential for the elicitation's user,
- * openable by the call path, and uses the id up on every replica; CSRF refusals (no token, a
+ * openable by the call path, and uses the id up on every replica; of two submits at once exactly
+ * one is stored; an unreachable control plane is a 503 page; CSRF refusals (no token, a
  * token of another id or browser, no cookie, a cross-site post) consume nothing; unknown, used,
  * expired and unserved ids; the body limit and the credential's own limits, the credential never
  * written back; revoke; the security headers on every answer; the credential in no log line,
  * even at trace level.
  */
 import { randomBytes } from "node:crypto";
+import { RestClient } from "@atrium/contract/rest-client";
 import { recordSecret } from "@atrium/reliability/secrets";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -118,6 +120,9 @@ describe("the elicitation page", () => {
     expect(shown.headers["set-cookie"]).toMatch(
       new RegExp(`^${CSRF_COOKIE}=[A-Za-z0-9_-]{43}; Max-Age=900; HttpOnly; SameSite=Strict$`),
     );
+    const behindTls = await request(`${page.url}/elicitations/${id}`, { headers: { "x-forwarded-proto": "https" } });
+    await behindTls.body.dump();
+    expect(behindTls.headers["set-cookie"]).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
     // Nothing focusable comes before the credential field.
     const beforeField = shown.body.slice(0, shown.body.indexOf('<input id="credential"'));
     expect(beforeField).not.toMatch(/<(a|button|select|textarea)\b|<input(?![^>]*type="hidden")/);
@@ -153,6 +158,33 @@ describe("the elicitation page", () => {
       expect(elsewhere.status).toBe(410);
     } finally {
       await replica.app.close();
+    }
+  });
+
+  it("two submits at once: exactly one is stored, the other is told the link is used", async () => {
+    const id = await pendingId();
+    const visitor = new Visitor(page.url);
+    const { csrf } = await visitor.get(`/elicitations/${id}`);
+    const credentials = [secret(), secret()];
+    const answers = await Promise.all(
+      credentials.map((credential) => visitor.post(`/elicitations/${id}`, { csrf: csrf as string, credential })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 410]);
+    const winner = credentials[answers.findIndex((answer) => answer.status === 200)];
+    expect(await store().get(stack().expositionId, alice)).toBe(winner);
+  });
+
+  it("a control plane that cannot be reached: a 503 page, nothing shown", async () => {
+    const unreachable = new RestClient({ baseUrl: "http://127.0.0.1:9", token: "atr_t_unused", timeoutMs: 2_000 });
+    const down = await startPage({ services: { ...services(), pending: new PendingElicitations(unreachable) } });
+    try {
+      const answer = await new Visitor(down.url).get(`/elicitations/${newElicitationId()}`);
+      expect(answer.status).toBe(503);
+      expectPageHeaders(answer.headers);
+      expect(answer.body).toContain("<h1>Try again in a minute</h1>");
+      expect(answer.csrf).toBeUndefined();
+    } finally {
+      await down.app.close();
     }
   });
 
