@@ -5,14 +5,18 @@
  * seconds) and nothing is written into the repository. The control plane serves the folder
  * given as ATRIUM_UI_DIR.
  */
+import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
+import { promisify } from "node:util";
 
-/** The ui/ folder: index.html, src/app (the browser code), src/api/generated (the REST types) and this build. */
+const run = promisify(execFile);
+
+/** The ui/ folder: index.html, src/app (the browser code), src/api/generated (the REST types) and the build. */
 export const uiRoot = join(import.meta.dirname, "..");
-const SOURCES = ["index.html", "package.json", "src/bundle.ts", "src/app", "src/api/generated"];
+const SOURCES = ["index.html", "package.json", "src/vite-build.ts", "src/app", "src/api/generated"];
 /** Their versions are part of the hash: another React or Vite builds another bundle. */
 const TOOLS = ["vite", "@vitejs/plugin-react", "react", "react-dom", "openapi-fetch"];
 
@@ -77,7 +81,6 @@ export async function ensureUiBundle(options: { onBuild?: (dir: string) => void 
     }
   } finally {
     rmSync(staging, { recursive: true, force: true });
-    rmSync(`${staging}.vite`, { recursive: true, force: true });
   }
   pruneOldBundles(dir);
   return { dir, built: true };
@@ -89,22 +92,21 @@ function pruneOldBundles(current: string): void {
   const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
   for (const name of readdirSync(cache)) {
     const path = join(cache, name);
-    if (path !== current && statSync(path).mtimeMs < weekAgo) rmSync(path, { recursive: true, force: true });
+    // Another process may remove it first.
+    const old = path !== current && (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) < weekAgo;
+    if (old) rmSync(path, { recursive: true, force: true });
   }
 }
 
+/** Runs vite-build.ts in a child process: NODE_ENV must be "production" there (a test's is "test"). */
 async function viteBuild(outDir: string): Promise<void> {
-  const [{ build }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")]);
-  await build({
-    root: uiRoot,
-    configFile: false,
-    // Vite's own cache would otherwise go to ui/node_modules/.vite.
-    cacheDir: `${outDir}.vite`,
-    logLevel: "warn",
-    // Always the production build: a test run's NODE_ENV=test would otherwise bundle React's development build.
-    mode: "production",
-    define: { "process.env.NODE_ENV": JSON.stringify("production") },
-    plugins: [react()],
-    build: { outDir, emptyOutDir: true, reportCompressedSize: false },
-  });
+  try {
+    await run(process.execPath, [join(import.meta.dirname, "vite-build.ts"), outDir], {
+      env: { ...process.env, NODE_ENV: "production" },
+      timeout: 5 * 60_000,
+    });
+  } catch (error) {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(`Building the web UI failed: ${stderr?.trim() || String(error)}`);
+  }
 }

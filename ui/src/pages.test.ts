@@ -66,15 +66,14 @@ async function expectNoHorizontalScroll(page: Page, name: string): Promise<void>
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
+/** The page at `width`, written as <name>.png when ATRIUM_UI_SCREENSHOTS names a folder. */
+async function screenshot(page: Page, name: string, width: number): Promise<void> {
   const folder = process.env.ATRIUM_UI_SCREENSHOTS;
   if (!folder) return;
-  for (const width of [1440, 360]) {
-    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
-    const path = join(folder, `${name}-${width}.png`);
-    await page.screenshot({ path, fullPage: true });
-    console.log(`ui: screenshot ${path}`);
-  }
+  await page.setViewportSize({ width, height: width < 800 ? 720 : 800 });
+  const path = join(folder, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  console.log(`ui: screenshot ${path}`);
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
@@ -111,7 +110,7 @@ describe("sign-in", () => {
     expect(new URL(page.url()).pathname).toBe("/sign-in");
     await expectAccessible(page, "sign-in (refused)");
     await expectNoHorizontalScroll(page, "sign-in");
-    await screenshot(page, "sign-in-refused");
+    await screenshot(page, "sign-in-refused", 360);
   });
 
   it("is reached and filled with the keyboard alone", async () => {
@@ -139,7 +138,7 @@ describe("services", () => {
     ]);
     await expectAccessible(page, "services (empty)");
     await expectNoHorizontalScroll(page, "services (empty)");
-    await screenshot(page, "services-empty");
+    await screenshot(page, "services-empty", 360);
 
     // A refused document: the importer's message, and its line and column.
     await page.getByLabel("Name").fill("broken");
@@ -151,7 +150,7 @@ describe("services", () => {
     expect(await alert.locator("pre").textContent()).toBe("7 |     get:\n        ^");
     await expectAccessible(page, "services (import refused)");
     await expectNoHorizontalScroll(page, "services (import refused)");
-    await screenshot(page, "services-import-error");
+    await screenshot(page, "services-import-error", 1440);
 
     // Pasted text.
     await page.getByLabel("Name").fill("petstore");
@@ -179,7 +178,7 @@ describe("services", () => {
     ]);
     await expectAccessible(page, "services (listed)");
     await expectNoHorizontalScroll(page, "services (listed)");
-    await screenshot(page, "services");
+    await screenshot(page, "services", 1440);
 
     // A URL the control plane may not fetch (loopback, refused by its SSRF policy): why, in words.
     await page.getByRole("radio", { name: "URL" }).check();
