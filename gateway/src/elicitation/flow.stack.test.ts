@@ -8,8 +8,9 @@
  * without the URL capability; each requestState refusal; the v2 client's retry succeeds once the
  * credential is stored, with the key in the plan's header and prefix; elicited on one replica,
  * served by the other; a plan without oauth is refused in that era. 2025 eras: -32042 read by the
- * v1 SDK as UrlElicitationRequiredError, the credential bound to the session (or the OAuth user).
- * A backend 401 evicts the credential and the next call asks again.
+ * v1 SDK as UrlElicitationRequiredError, the credential bound to the session (or the OAuth user);
+ * a resource read uses a stored credential and never asks. A backend 401 evicts the credential
+ * and the next call asks again.
  */
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
@@ -58,6 +59,12 @@ beforeAll(async () => {
     res.end(JSON.stringify(refused ? { error: "bad key" } : [{ id: 1, name: "Rex", status: "available" }]));
   });
   backend = { ...(await listenLocally(server)), seen };
+  // A resource read from the backend: it uses a stored credential and never asks for one.
+  await stack.controlPlane.admin.call("POST", "/api/v1/resources", {
+    name: "pets",
+    serviceId: stack.serviceId,
+    resourceTemplates: [{ uriTemplate: "pets://{petId}", name: "pet", fromBackend: { path: "/pets/{{petId}}" } }],
+  });
   const publish = async (name: keyof typeof ids, plan: Record<string, unknown>) => {
     ids[name] = (await stack.expose(name, { plan: { backendEndpoint: `${backend.url}/api`, ...plan } })).expositionId;
   };
@@ -72,8 +79,10 @@ beforeAll(async () => {
   replicaB = await stack.startGateway({ clusterKey });
   for (const gateway of [replicaA, replicaB])
     await waitFor(
-      () => gateway.registry.byId(ids.users) !== undefined && gateway.registry.byId(ids.sessions) !== undefined,
-      "both elicited Expositions served",
+      () =>
+        gateway.registry.byId(ids.users)?.exposition.resourceTemplates.length === 1 &&
+        gateway.registry.byId(ids.sessions)?.exposition.resourceTemplates.length === 1,
+      "both elicited Expositions served, with the resource template",
     );
   const rest = new RestClient({ baseUrl: stack.controlPlane.url, token: stack.token });
   // No cache: what the test reads is what the control plane holds.
@@ -315,11 +324,19 @@ describe("MCP 2025 eras", () => {
     const result = await client.callTool({ name: "listPets", arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(backend.seen.at(-1)).toEqual({ url: "/api/pets?api_key=session-key", key: "session-key" });
-    // Another session of the same endpoint has none.
+    const read = await client.readResource({ uri: "pets://1" });
+    expect(JSON.stringify(read.contents)).toContain("Rex");
+    expect(backend.seen.at(-1)).toEqual({ url: "/api/pets/1?api_key=session-key", key: "session-key" });
+    // Another session of the same endpoint has none; a resource read does not ask, it says how to give one.
     const other = await legacyClient(ids.sessions);
     await expect(other.client.callTool({ name: "listPets", arguments: {} })).rejects.toBeInstanceOf(
       UrlElicitationRequiredError,
     );
+    const calls = backend.seen.length;
+    await expect(other.client.readResource({ uri: "pets://1" })).rejects.toThrow(
+      /Reading this resource needs your backend credential: call one of the Exposition's tools first/,
+    );
+    expect(backend.seen.length).toBe(calls);
     await client.close();
     await other.client.close();
   });

@@ -152,14 +152,21 @@ export async function legacyCredential(call: ElicitationCall, asked: Asked): Pro
   );
 }
 
-/** The stored credential for a call that does not ask for one (a resource read), or a refusal saying how to give it. */
-export async function storedCredential(call: ElicitationCall, served: ServedExposition): Promise<Elicited> {
+/**
+ * The stored credential for a call that does not ask for one (a resource read), or a refusal
+ * saying how to give it (`httpStatus`: the era's status for an invalid request).
+ */
+export async function storedCredential(
+  call: ElicitationCall,
+  served: ServedExposition,
+  httpStatus: number,
+): Promise<Elicited> {
   const credential = call.principal && (await call.services.store.get(served.exposition.id, call.principal));
   if (credential === undefined || !call.principal)
     throw new McpError(
       ERROR.invalidRequest,
       "Reading this resource needs your backend credential: call one of the Exposition's tools first, which asks for it",
-      400,
+      httpStatus,
     );
   return { kind: "credential", credential, principal: call.principal };
 }

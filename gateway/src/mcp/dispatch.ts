@@ -184,7 +184,7 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
   }
   if (source.kind === "text") return { contents: [{ uri: source.uri, mimeType: source.mimeType, text: source.text }] };
   // Only the plan's (or caller's) budget: no tool is called. A refusal throws TooManyCalls (429).
-  const elicited = context.elicitation ? await storedCredential(context.elicitation, served) : undefined;
+  const elicited = context.elicitation ? await storedCredential(context.elicitation, served, invalidStatus) : undefined;
   const admission = admitRead(context);
   let outcome: BackendOutcome;
   try {
