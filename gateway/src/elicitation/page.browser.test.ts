@@ -21,6 +21,7 @@ const browser = useBrowser();
 const keyring = new ClusterKeyring([randomBytes(32)]);
 const logLines: string[] = [];
 const LABEL = "Your OpenWeather API key";
+type Window = { getComputedStyle(element: unknown): { maxWidth: string } };
 
 describe("the elicitation page in Chromium", () => {
   let server: PageServer;
@@ -43,7 +44,11 @@ describe("the elicitation page in Chromium", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`weather: ${LABEL}`);
     expect(await page.getByLabel(LABEL).getAttribute("type")).toBe("password");
     // The stylesheet applies: its hash in the Content-Security-Policy matches what the page inlines.
-    expect(await page.locator("main").evaluate((main) => getComputedStyle(main).maxWidth)).toBe("576px");
+    const maxWidth = await page.locator("main").evaluate(
+      // Runs in the page (this project's TypeScript has no DOM types).
+      (main) => (globalThis as unknown as Window).getComputedStyle(main).maxWidth,
+    );
+    expect(maxWidth).toBe("576px");
     const focusOrder: string[] = [];
     for (let step = 0; step < 3; step++) {
       await page.keyboard.press("Tab");
