@@ -48,8 +48,6 @@ export interface ElicitationPageParts {
   services: ElicitationServices;
   /** The Exposition as this gateway serves it. */
   exposition(id: string): CompiledExposition | undefined;
-  /** Told once a credential is stored (the 2025 flow's `notifications/elicitation/complete`). */
-  onStored?: (id: string, elicitation: ElicitationView) => void;
   now?: () => number;
 }
 
@@ -160,7 +158,6 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
       request.log.error({ err: { message: (error as Error).message } }, "elicitation page: credential not stored");
       return html(reply, 503, NOT_STORED_PAGE);
     }
-    parts.onStored?.(id, consumed.elicitation);
     return html(reply, 200, storedPage(subject, formToken(keyring, id, request, reply)));
   });
 }
