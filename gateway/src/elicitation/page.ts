@@ -48,7 +48,6 @@ export interface ElicitationPageParts {
   services: ElicitationServices;
   /** The Exposition as this gateway serves it. */
   exposition(id: string): CompiledExposition | undefined;
-  now?: () => number;
 }
 
 /** What the page names, when the Exposition's plan elicits its backend secret. */
@@ -73,7 +72,6 @@ type Params = { Params: { id: string } };
 
 export async function elicitationPage(app: FastifyInstance, parts: ElicitationPageParts): Promise<void> {
   const { keyring, store, pending } = parts.services;
-  const now = parts.now ?? Date.now;
 
   async function find(id: string): Promise<Found> {
     if (!isElicitationId(id)) return { kind: "not-found" };
@@ -81,7 +79,7 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     if (!elicitation) return { kind: "not-found" };
     const subject = pageSubject(parts.exposition(elicitation.expositionId), elicitation.tool);
     if (!subject) return { kind: "not-found" };
-    if (Date.parse(elicitation.expiresAt) <= now()) return { kind: "gone" };
+    if (Date.parse(elicitation.expiresAt) <= Date.now()) return { kind: "gone" };
     return { kind: "open", elicitation, subject, used: elicitation.usedAt !== null };
   }
 
