@@ -83,7 +83,14 @@ describe("the web UI's files", () => {
   });
 
   it("answers a missing file, an API path and a server path with a 404 problem, not the page", async () => {
-    for (const path of ["/assets/app-old.js", "/favicon.ico", "/api/v1/no-such-route", "/api/v2", "/q/nothing"]) {
+    for (const path of [
+      "/assets/app-old.js",
+      "/favicon.ico",
+      "/api/v1/no-such-route",
+      "/api/v2",
+      "/api",
+      "/q/nothing",
+    ]) {
       const answer = await get(path);
       expect(answer.status, path).toBe(404);
       expect(answer.headers["content-type"], path).toBe("application/problem+json; charset=utf-8");

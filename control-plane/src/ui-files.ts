@@ -14,8 +14,8 @@ import { withoutQuery } from "./log-hygiene.ts";
 
 /** Vite puts every hashed file here: its name changes with its content, so it may be cached forever. */
 const HASHED_PREFIX = "/assets/";
-/** Paths the API and health checks own: an unknown one is a 404 problem, never the app's page. */
-const SERVER_PREFIXES = ["/api/", "/q/"];
+/** Paths the API and health checks own (with all below them): an unknown one is a 404 problem, never the app's page. */
+const SERVER_PATHS = ["/api", "/q"];
 /** Most a bundle may hold: a wrong ATRIUM_UI_DIR (a home folder) must not be read into memory. */
 const MAX_BUNDLE_BYTES = 32 * 1024 * 1024;
 
@@ -112,7 +112,7 @@ function fileFor(bundle: UiBundle, url: string): UiFile | undefined {
   } catch {
     return undefined;
   }
-  if (SERVER_PREFIXES.some((prefix) => path.startsWith(prefix))) return undefined;
+  if (SERVER_PATHS.some((server) => path === server || path.startsWith(`${server}/`))) return undefined;
   const file = bundle.files.get(path === "/" ? "/index.html" : path);
   if (file) return file;
   // A missing asset (a stale page asking for an old hash) is a 404, not HTML served as a script.

@@ -113,16 +113,34 @@ describe("sign-in", () => {
     await screenshot(page, "sign-in-refused", 360);
   });
 
-  it("is reached and filled with the keyboard alone", async () => {
+  it("is used with the keyboard alone, and so is the shell", async () => {
     const page = await browser.page();
     await page.goto(`${controlPlane.url}/services`);
-    await page.getByLabel("Organization").focus();
+    await page.getByRole("heading", { name: "Sign in to Atrium" }).waitFor();
+    const focused = () =>
+      page.evaluate("document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent");
     await page.keyboard.press("Tab");
+    expect(await focused()).toBe("organization");
+    await page.keyboard.press("Tab");
+    expect(await focused()).toBe("username");
     await page.keyboard.type(TEST_ADMIN.username);
     await page.keyboard.press("Tab");
+    expect(await focused()).toBe("password");
     await page.keyboard.type(TEST_ADMIN.password);
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Services" }).waitFor();
+    expect(await page.title()).toBe("Services · Atrium");
+    // Focus is on the page itself: Tab leads into it; before it come the shell's controls and the skip link.
+    await page.keyboard.press("Tab");
+    expect(await focused()).toBe("name");
+    for (const before of ["Sign out", "Services", "Skip to content"]) {
+      await page.keyboard.press("Shift+Tab");
+      expect(await focused()).toBe(before);
+    }
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate("document.activeElement?.id")).toBe("main");
+    await page.keyboard.press("Tab");
+    expect(await focused()).toBe("name");
   });
 });
 
@@ -232,6 +250,8 @@ describe("services", () => {
     await page.getByRole("heading", { name: "Services" }).waitFor();
     await page.goto(`${controlPlane.url}/no-such-page`);
     await page.getByRole("heading", { name: "Page not found" }).waitFor();
+    await expectAccessible(page, "page not found");
+    await expectNoHorizontalScroll(page, "page not found");
     await page.getByRole("link", { name: "Go to Services" }).click();
     await page.getByRole("heading", { name: "Services" }).waitFor();
   });
