@@ -29,6 +29,16 @@ const logLines: string[] = [];
 
 const startPage = (overrides: Partial<ElicitationPageParts> = {}) =>
   startPageServer(stack(), keyring, logLines, overrides);
+
+/** Another page server (another replica, or other parts) for the time of `use`. */
+async function withPage(overrides: Partial<ElicitationPageParts>, use: (url: string) => Promise<void>): Promise<void> {
+  const other = await startPage(overrides);
+  try {
+    await use(other.url);
+  } finally {
+    await other.app.close();
+  }
+}
 const services = (store?: ElicitedCredentialStore) => pageServices(stack(), keyring, store);
 
 /** A browser of sorts: keeps the page's cookie, reads the hidden token, posts forms. */
@@ -150,13 +160,9 @@ describe("the elicitation page", () => {
     expect(again.body).toContain("expired or was already used");
     expect(await store().get(stack().expositionId, alice)).toBe(credential);
     // Another replica (another page server on the same control plane) refuses it too.
-    const replica = await startPage();
-    try {
-      const elsewhere = await new Visitor(replica.url).get(`/elicitations/${id}`);
-      expect(elsewhere.status).toBe(410);
-    } finally {
-      await replica.app.close();
-    }
+    await withPage({}, async (replica) => {
+      expect((await new Visitor(replica).get(`/elicitations/${id}`)).status).toBe(410);
+    });
   });
 
   it("two submits at once: exactly one is stored, the other is told the link is used", async () => {
@@ -174,16 +180,13 @@ describe("the elicitation page", () => {
 
   it("a control plane that cannot be reached: a 503 page, nothing shown", async () => {
     const unreachable = new RestClient({ baseUrl: "http://127.0.0.1:9", token: "atr_t_unused", timeoutMs: 2_000 });
-    const down = await startPage({ services: { ...services(), pending: new PendingElicitations(unreachable) } });
-    try {
-      const answer = await new Visitor(down.url).get(`/elicitations/${newElicitationId()}`);
+    await withPage({ services: { ...services(), pending: new PendingElicitations(unreachable) } }, async (down) => {
+      const answer = await new Visitor(down).get(`/elicitations/${newElicitationId()}`);
       expect(answer.status).toBe(503);
       expectPageHeaders(answer.headers);
       expect(answer.body).toContain("<h1>Try again in a minute</h1>");
       expect(answer.csrf).toBeUndefined();
-    } finally {
-      await down.app.close();
-    }
+    });
   });
 
   it("refuses a submit without the token, with another id's token, without the cookie, or from another site; nothing is consumed", async () => {
@@ -252,12 +255,9 @@ describe("the elicitation page", () => {
     expect(late.status).toBe(410);
 
     // The Exposition is no longer served here (or its plan no longer elicits): as if unknown.
-    const unserved = await startPage({ exposition: () => undefined });
-    try {
-      expect((await new Visitor(unserved.url).get(`/elicitations/${await pendingId()}`)).status).toBe(404);
-    } finally {
-      await unserved.app.close();
-    }
+    await withPage({ exposition: () => undefined }, async (unserved) => {
+      expect((await new Visitor(unserved).get(`/elicitations/${await pendingId()}`)).status).toBe(404);
+    });
   });
 
   it("refuses an empty, over-long or multi-line credential and an oversized body with the form again, never echoing it", async () => {
@@ -330,12 +330,10 @@ describe("the elicitation page", () => {
 
   it("a store that fails after the id was used says nothing was stored, and logs no credential", async () => {
     // Another organization's token: the control plane refuses the write.
-    const failing = await startPage({
-      services: services(new ElicitedCredentialStore(stack().otherOrganizationRest, keyring)),
-    });
-    try {
+    const refusing = services(new ElicitedCredentialStore(stack().otherOrganizationRest, keyring));
+    await withPage({ services: refusing }, async (failing) => {
       const id = await pendingId();
-      const visitor = new Visitor(failing.url);
+      const visitor = new Visitor(failing);
       const { csrf } = await visitor.get(`/elicitations/${id}`);
       const credential = secret();
       const failed = await visitor.post(`/elicitations/${id}`, { csrf: csrf as string, credential });
@@ -344,9 +342,7 @@ describe("the elicitation page", () => {
       expect(failed.body).toContain("<h1>Your credential was not stored</h1>");
       expect(failed.body).not.toContain(credential);
       expect(logLines.join("")).toContain("credential not stored");
-    } finally {
-      await failing.app.close();
-    }
+    });
   });
 
   it("no log line holds a submitted credential or a CSRF token", async () => {
