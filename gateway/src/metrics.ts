@@ -18,8 +18,11 @@ import { STATUS_CODES } from "node:http";
 import type { CircuitEvent } from "./backend.ts";
 import type { LimitKind, LimitScope } from "./limits.ts";
 
-/** Tool-call outcomes the gateway names itself, beside backend HTTP statuses. */
-const OUTCOME_WORDS = ["timeout", "error", "invalid", "local", "unavailable"] as const;
+/**
+ * Tool-call outcomes the gateway names itself, beside backend HTTP statuses. `elicit`: the caller
+ * was asked for their own backend credential (or declined to give it), nothing was called.
+ */
+const OUTCOME_WORDS = ["timeout", "error", "invalid", "local", "unavailable", "elicit"] as const;
 export type ToolOutcomeWord = (typeof OUTCOME_WORDS)[number];
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

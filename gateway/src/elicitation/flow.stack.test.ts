@@ -24,6 +24,7 @@ import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "../auth/testing.ts";
 import type { Gateway } from "../gateway.ts";
+import { managementUrl } from "../server.ts";
 import { listenLocally, modernHeaders, type Stack, startStack, waitFor } from "../testing.ts";
 import { ClusterKeyring } from "./cluster-keys.ts";
 import { ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
@@ -167,6 +168,13 @@ describe("MCP 2026-07-28", () => {
     });
     expect(result.requestState).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     for (const clear of ["ana", "listPets", ids.users]) expect(result.requestState).not.toContain(clear);
+    // Counted as a call that reached no backend: the caller is asked for their credential.
+    const metrics = await (await request(`${managementUrl(replicaA.app)}/q/metrics`)).body.text();
+    expect(metrics).toMatch(
+      new RegExp(
+        `atrium_backend_responses_total\\{exposition="${ids.users}",tool="listPets",outcome="elicit"\\} [1-9]`,
+      ),
+    );
     const id = new URL(asked.params.url).pathname.split("/").pop() as string;
     expect(await pending.read(id)).toMatchObject({
       expositionId: ids.users,

@@ -119,10 +119,19 @@ async function callTool(
   let elicited: Elicited | undefined;
   if (context.elicitation) {
     const asked = { served: context.served, tool: runtime.tool.name, params };
-    const got = await (context.era === "modern" ? modernCredential : legacyCredential)(context.elicitation, asked);
-    if (got.kind === "input-required") return got.result;
+    const got = await (context.era === "modern" ? modernCredential : legacyCredential)(
+      context.elicitation,
+      asked,
+    ).catch((error: unknown) => {
+      if (error instanceof McpError && error.code === ERROR.urlElicitationRequired) observe("elicit");
+      throw error;
+    });
+    if (got.kind === "input-required") {
+      observe("elicit");
+      return got.result;
+    }
     if (got.kind === "declined") {
-      observe("local");
+      observe("elicit");
       return {
         content: [{ type: "text", text: `The credential was not given (${got.action}): the tool was not called` }],
         isError: true,
