@@ -89,7 +89,7 @@ describe("cluster key", () => {
     );
   });
 
-  it("is absent when not set (the elicitation flow is not served yet)", () => {
+  it("is absent when not set (gateways then refuse plans whose backend secret is elicited)", () => {
     expect(configFromEnv(base).clusterKey).toBeUndefined();
   });
 });
