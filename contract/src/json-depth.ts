@@ -31,7 +31,7 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 }
 
 /** The index of the quote closing the string opened at `start` (the text's end when unclosed). */
-function endOfString(text: string, start: number): number {
+export function endOfString(text: string, start: number): number {
   let end = text.indexOf('"', start + 1);
   while (end !== -1) {
     let backslashes = 0;

@@ -101,9 +101,8 @@ const parserOptions = {
  */
 export async function importText(rawText: string, documentUrl?: string): Promise<ImportedDocument> {
   const text = rawText.startsWith("\uFEFF") ? rawText.slice(1) : rawText;
-  const locate = textLocator(text);
-
-  const parsed = parseDocumentText(text);
+  const { value: parsed, yaml } = parseDocumentText(text);
+  const locate = textLocator(text, yaml);
   const onYamlCycle = (pointer: string) => cyclicYaml(locate(pointer));
   checkDepth(parsed, maxDocumentDepth, locate, onYamlCycle);
   const refs: RefSite[] = [];

@@ -2,26 +2,33 @@
  * Turning the submitted text into a JSON value: JSON when it parses as JSON, else YAML 1.2 (of
  * which JSON is a subset). Syntax errors carry the line and column of the text.
  */
-import { parseDocument } from "yaml";
+import { type Document, LineCounter, parseDocument } from "yaml";
 import { syntaxError, tooDeep } from "./errors.ts";
 import { maxDocumentDepth } from "./limits.ts";
 
 /** YAML aliases can multiply a small text into a huge value ("billion laughs"); the yaml default. */
 const maxAliasCount = 100;
 
-export function parseDocumentText(text: string): unknown {
+/** A YAML text's parsed document: where each node is written (see locate.ts). */
+export type YamlPositions = { document: Document.Parsed; lineCounter: LineCounter };
+
+/** The value, and for a YAML text its parsed document. */
+export type ParsedText = { value: unknown; yaml?: YamlPositions };
+
+export function parseDocumentText(text: string): ParsedText {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const looksLikeJson = /^\s*[{[]/.test(source);
   let jsonError: unknown;
   if (looksLikeJson) {
     // JSON.parse is several times faster than the YAML parser on large documents.
     try {
-      return JSON.parse(source);
+      return { value: JSON.parse(source) };
     } catch (error) {
       jsonError = error;
     }
   }
-  const document = parseDocument(source, { prettyErrors: true });
+  const lineCounter = new LineCounter();
+  const document = parseDocument(source, { prettyErrors: true, lineCounter });
   const [firstError] = document.errors;
   if (firstError) {
     if (jsonError instanceof Error) throw jsonSyntaxError(jsonError, source);
@@ -32,7 +39,7 @@ export function parseDocumentText(text: string): unknown {
     throw syntaxError(firstLine(firstError.message), location);
   }
   try {
-    return document.toJS({ maxAliasCount });
+    return { value: document.toJS({ maxAliasCount }), yaml: { document, lineCounter } };
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep(maxDocumentDepth, undefined);
     throw syntaxError(error instanceof Error ? error.message : String(error), undefined);
