@@ -80,7 +80,14 @@ export {
   userRoleBody,
   userView,
 } from "./organizations.ts";
-export { type FieldError, fieldError, type ProblemDocument, problemDocument } from "./problem.ts";
+export {
+  type FieldError,
+  fieldError,
+  type ProblemDocument,
+  problemDocument,
+  type SourceLocation,
+  sourceLocation,
+} from "./problem.ts";
 export { gatewayGroupId, listOf, MAX_SERIAL_ID, recordName, timestamps, uuidParams } from "./records.ts";
 export {
   type ReencryptReport,

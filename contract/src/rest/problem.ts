@@ -11,7 +11,15 @@ export const fieldError = z.object({
 });
 export type FieldError = z.output<typeof fieldError>;
 
-/** Problem-specific members (such as an import error's `location`) are kept as they come. */
+/** Where a submitted or downloaded document is wrong (the OpenAPI import's problems). */
+export const sourceLocation = z.object({
+  pointer: z.string().optional().describe("JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`."),
+  line: z.number().int().optional().describe("1-based line in the submitted or downloaded text."),
+  column: z.number().int().optional().describe("1-based column in the submitted or downloaded text."),
+});
+export type SourceLocation = z.output<typeof sourceLocation>;
+
+/** Problem-specific members beyond `location` are kept as they come. */
 export const problemDocument = z.looseObject({
   type: z.string().optional(),
   title: z.string().optional(),
@@ -20,5 +28,6 @@ export const problemDocument = z.looseObject({
   detail: z.string().optional().describe("What went wrong and how to fix it, for people."),
   instance: z.string().optional(),
   errors: z.array(fieldError).optional(),
+  location: sourceLocation.optional().describe("Where the submitted document is wrong (an OpenAPI import's problem)."),
 });
 export type ProblemDocument = z.output<typeof problemDocument>;

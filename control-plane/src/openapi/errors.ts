@@ -3,6 +3,8 @@
  * and what to change; `location` says where, in the text that was submitted or downloaded.
  */
 
+import type { SourceLocation } from "@atrium/contract/rest";
+
 export type OpenApiImportErrorCode =
   /** The URL is not an absolute http(s) URL. */
   | "OPENAPI_URL_INVALID"
@@ -28,14 +30,8 @@ export type OpenApiImportErrorCode =
   /** The document is valid but has no operation to publish as a tool. */
   | "OPENAPI_NO_OPERATIONS";
 
-export type SourceLocation = {
-  /** JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get/responses`. */
-  pointer?: string;
-  /** 1-based line in the submitted or downloaded text. */
-  line?: number;
-  /** 1-based column in the submitted or downloaded text. */
-  column?: number;
-};
+/** Where, in the text that was submitted or downloaded: the problem document's `location`. */
+export type { SourceLocation };
 
 export class OpenApiImportError extends Error {
   override readonly name = "OpenApiImportError";

@@ -56,22 +56,7 @@ api.use({
 });
 
 /** Where an imported document is wrong: the importer's `location` member of a problem. */
-export interface SourceLocation {
-  pointer?: string;
-  line?: number;
-  column?: number;
-}
-
-export function locationOf(problem: Problem | undefined): SourceLocation | undefined {
-  const location = problem?.location;
-  if (typeof location !== "object" || location === null) return undefined;
-  const { pointer, line, column } = location as Record<string, unknown>;
-  return {
-    ...(typeof pointer === "string" ? { pointer } : {}),
-    ...(typeof line === "number" ? { line } : {}),
-    ...(typeof column === "number" ? { column } : {}),
-  };
-}
+export type SourceLocation = NonNullable<Problem["location"]>;
 
 /** A failure in words: the problem's detail, each field's message, or what happened to the request. */
 export function describeFailure(problem: Problem | undefined, response: Response | undefined): string {

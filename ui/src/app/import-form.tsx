@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useId, useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
-import { api, attempt, describeFailure, locationOf, type SourceLocation } from "./api.ts";
+import { api, attempt, describeFailure, type SourceLocation } from "./api.ts";
 
 export type ServiceView = paths["/api/v1/services"]["post"]["responses"][201]["content"]["application/json"];
 
@@ -55,7 +55,7 @@ export function ImportForm({ onImported }: { onImported: () => void }) {
     );
     setBusy(false);
     if (!data) {
-      setFailure({ message: describeFailure(error, response), location: locationOf(error), text });
+      setFailure({ message: describeFailure(error, response), location: error?.location, text });
       return;
     }
     formElement.reset();
@@ -135,7 +135,7 @@ function ImportFailure({ failure }: { failure: Failure }) {
         <p className="where">
           Line {line}
           {location?.column !== undefined ? `, column ${location.column}` : ""}
-          {location?.pointer ? (
+          {location?.pointer !== undefined ? (
             <>
               {" "}
               at <code>{location.pointer || "the document root"}</code>

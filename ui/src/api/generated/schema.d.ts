@@ -5291,6 +5291,15 @@ export interface components {
                 message: string;
             }[];
             instance?: string;
+            /** @description Where the submitted document is wrong (an OpenAPI import's problem). */
+            location?: {
+                /** @description 1-based column in the submitted or downloaded text. */
+                column?: number;
+                /** @description 1-based line in the submitted or downloaded text. */
+                line?: number;
+                /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
+                pointer?: string;
+            };
             status?: number;
             title?: string;
             type?: string;
