@@ -244,12 +244,15 @@ describe("services", () => {
     expect(await page.evaluate(() => sessionStorage.getItem("atrium.session"))).toBeNull();
   });
 
-  it("answers an unknown page with words and a way back", async () => {
+  it("signs in on the way to the page asked for; an unknown page says so and leads back", async () => {
     const page = await browser.page();
-    await signIn(page);
-    await page.getByRole("heading", { name: "Services" }).waitFor();
     await page.goto(`${controlPlane.url}/no-such-page`);
+    await poll(() => new URL(page.url()).pathname).toBe("/sign-in");
+    await page.getByLabel("User name").fill(TEST_ADMIN.username);
+    await page.getByLabel("Password").fill(TEST_ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Page not found" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/no-such-page");
     await expectAccessible(page, "page not found");
     await expectNoHorizontalScroll(page, "page not found");
     await page.getByRole("link", { name: "Go to Services" }).click();

@@ -24,8 +24,19 @@ export function App() {
     });
   }, []);
 
+  // Without a session every path shows sign-in (and says so in the address bar); after it, the
+  // page that was asked for. Redirects happen after rendering, never during it.
+  const [returnTo, setReturnTo] = useState<string>();
+  const signingIn = !session;
+  const atEntry = path === "/" || path === ROUTES.signIn;
+  useEffect(() => {
+    if (signingIn && path !== ROUTES.signIn) {
+      setReturnTo(path);
+      navigate(ROUTES.signIn, true);
+    } else if (!signingIn && atEntry) navigate(ROUTES.services, true);
+  }, [signingIn, atEntry, path]);
+
   if (!session) {
-    if (path !== ROUTES.signIn) navigate(ROUTES.signIn, true);
     return (
       <SignInPage
         notice={notice}
@@ -33,15 +44,12 @@ export function App() {
           saveSession(signedIn);
           setSession(signedIn);
           setNotice(undefined);
-          navigate(ROUTES.services, true);
+          navigate(returnTo && returnTo !== "/" ? returnTo : ROUTES.services, true);
         }}
       />
     );
   }
-  if (path === "/" || path === ROUTES.signIn) {
-    navigate(ROUTES.services, true);
-    return null;
-  }
+  if (atEntry) return null;
   const page = PAGES.find((candidate) => candidate.path === path);
   return (
     <Shell
