@@ -18,4 +18,10 @@ describe("benchmarks (smoke)", () => {
     const stdout = await runBenchmark(bench("openapi-import", "import-1000.ts"), ["1"]);
     expect(stdout).toMatch(/median: \d+ ms = \d+\.\d+ × the 2000 ms target/);
   }, 60_000);
+
+  it("OpenAPI import of small documents runs and reports documents per second", async () => {
+    const stdout = await runBenchmark(bench("openapi-import", "import-small.ts"), ["3"]);
+    expect(stdout).toMatch(/3\.1: median \d+\.\d ms, p95 \d+\.\d ms per document/);
+    expect(stdout).toMatch(/9 documents in \d+\.\d s: \d+ documents\/s/);
+  }, 60_000);
 });
