@@ -1,7 +1,7 @@
 /**
  * The web UI in real Chromium against a real control plane (in-memory PGlite) serving the built
  * bundle: sign-in (good and bad password), the Services list (empty, then after imports), the
- * import's located errors, axe-core on every page, both widths, and the first load's size.
+ * import's located errors, a Service's operations, axe-core on every page, both widths, and the first load's size.
  * With ATRIUM_UI_SCREENSHOTS=<folder> the key screens are written there (docs/images/ui: see
  * docs/ui.md).
  */
@@ -206,6 +206,32 @@ describe("services", () => {
     await poll(() => page.getByRole("alert").textContent()).toMatch(
       /^The document was not imported: The control plane does not download from .*: it is a loopback address/,
     );
+
+    // A Service's detail: its operations, as the control plane normalized them.
+    await page.getByRole("link", { name: "petstore", exact: true }).click();
+    await page.getByRole("heading", { name: "petstore 1.0.0" }).waitFor();
+    const operations = page.getByRole("table", { name: "Operations of petstore" }).locator("tbody tr");
+    await poll(() => operations.count()).toBe(4);
+    expect(await operations.locator("th").allTextContents()).toEqual(["listPets", "createPet", "getPet", "deletePet"]);
+    expect(await operations.first().locator("td").first().textContent()).toBe("GET");
+    await expectAccessible(page, "service detail");
+    await expectNoHorizontalScroll(page, "service detail");
+    await screenshot(page, "service-detail", 1440);
+    await page.getByRole("link", { name: "All services" }).click();
+    await page.getByRole("heading", { name: "Services" }).waitFor();
+  });
+
+  it("says why a Service cannot be shown", async () => {
+    const page = await browser.page();
+    await signIn(page);
+    await page.getByRole("heading", { name: "Services" }).waitFor();
+    await page.goto(`${controlPlane.url}/services/00000000-0000-4000-8000-000000000000`);
+    await poll(() => page.getByRole("alert").textContent()).toBe(
+      "Could not load the service: Service '00000000-0000-4000-8000-000000000000' does not exist in this organization",
+    );
+    await page.goto(`${controlPlane.url}/services/not-an-id`);
+    await poll(() => page.getByRole("alert").textContent()).toMatch(/^Could not load the service: .*id/);
+    await expectAccessible(page, "service detail (not loaded)");
   });
 
   it("says why when the list cannot be loaded, and tries again", async () => {

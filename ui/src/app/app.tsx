@@ -4,13 +4,36 @@
  */
 import { Fragment, type ReactNode, useEffect, useRef, useState } from "react";
 import { api, readSession, type Session, saveSession, whenSessionEnds } from "./api.ts";
+import { Link } from "./link.tsx";
 import { navigate, ROUTES, useLocation } from "./router.ts";
+import { ServiceDetailPage } from "./service-detail.tsx";
 import { ServicesPage } from "./services.tsx";
 import { SignInPage } from "./sign-in.tsx";
 
-const PAGES: { path: string; label: string; render: () => ReactNode }[] = [
-  { path: ROUTES.services, label: "Services", render: () => <ServicesPage /> },
-];
+/** The navigation: only pages that exist. */
+const NAVIGATION = [{ path: ROUTES.services, label: "Services" }];
+
+/** What a path shows: its navigation entry, the tab's title and the page. */
+function pageFor(path: string): { section: string | undefined; title: string; content: ReactNode } {
+  if (path === ROUTES.services) return { section: ROUTES.services, title: "Services", content: <ServicesPage /> };
+  const service = /^\/services\/([^/]+)$/.exec(path)?.[1];
+  if (service !== undefined) {
+    return {
+      section: ROUTES.services,
+      title: "Service",
+      content: <ServiceDetailPage id={decodeURIComponentSafely(service)} />,
+    };
+  }
+  return { section: undefined, title: "Page not found", content: <NotFound path={path} /> };
+}
+
+function decodeURIComponentSafely(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 export function App() {
   const { path, visit } = useLocation();
@@ -50,12 +73,12 @@ export function App() {
     );
   }
   if (atEntry) return null;
-  const page = PAGES.find((candidate) => candidate.path === path);
+  const page = pageFor(path);
   return (
     <Shell
       session={session}
-      current={page?.path}
-      title={page?.label ?? "Page not found"}
+      current={page.section}
+      title={page.title}
       onSignOut={async () => {
         // The token is revoked server-side; the session ends here even if that call fails.
         await api.POST("/api/v1/logout").catch(() => undefined);
@@ -64,7 +87,7 @@ export function App() {
         setNotice("You have signed out.");
       }}
     >
-      <Fragment key={visit}>{page ? page.render() : <NotFound path={path} />}</Fragment>
+      <Fragment key={visit}>{page.content}</Fragment>
     </Shell>
   );
 }
@@ -92,18 +115,11 @@ function Shell(props: {
         <span className="brand">Atrium</span>
         <nav aria-label="Main">
           <ul>
-            {PAGES.map((page) => (
-              <li key={page.path}>
-                <a
-                  href={page.path}
-                  aria-current={page.path === props.current ? "page" : undefined}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    navigate(page.path);
-                  }}
-                >
-                  {page.label}
-                </a>
+            {NAVIGATION.map((entry) => (
+              <li key={entry.path}>
+                <Link href={entry.path} aria-current={entry.path === props.current ? "page" : undefined}>
+                  {entry.label}
+                </Link>
               </li>
             ))}
           </ul>
@@ -129,16 +145,7 @@ function NotFound({ path }: { path: string }) {
     <section>
       <h1>Page not found</h1>
       <p>
-        There is no page at <code>{path}</code>.{" "}
-        <a
-          href={ROUTES.services}
-          onClick={(event) => {
-            event.preventDefault();
-            navigate(ROUTES.services);
-          }}
-        >
-          Go to Services
-        </a>
+        There is no page at <code>{path}</code>. <Link href={ROUTES.services}>Go to Services</Link>
       </p>
     </section>
   );

@@ -1,7 +1,9 @@
-/** Services: the organization's imported APIs (loading, empty and error states) and the import form. */
+/** Services: the organization's imported APIs (loading, empty and error states, each linked to its detail) and the import form. */
 import { useCallback, useEffect, useState } from "react";
 import { api, attempt, describeFailure } from "./api.ts";
 import { ImportForm, type ServiceView } from "./import-form.tsx";
+import { Link } from "./link.tsx";
+import { ROUTES } from "./router.ts";
 
 type Listing = { state: "loading" } | { state: "failed"; message: string } | { state: "loaded"; items: ServiceView[] };
 
@@ -75,7 +77,9 @@ function ServiceList({ listing, onRetry }: { listing: Listing; onRetry: () => vo
         <tbody>
           {listing.items.map((service) => (
             <tr key={service.id}>
-              <th scope="row">{service.name}</th>
+              <th scope="row">
+                <Link href={`${ROUTES.services}/${encodeURIComponent(service.id)}`}>{service.name}</Link>
+              </th>
               <td>{service.version}</td>
               <td>{service.title}</td>
               <td className="wide-only">{service.openapiVersion}</td>
