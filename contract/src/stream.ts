@@ -10,6 +10,7 @@ import {
   bearerPlacementRule,
   configurationPlanSpec,
   customTool,
+  elicitSignIn,
   exactlyOneOf,
   mcpPrompt,
   mcpResource,
@@ -62,6 +63,8 @@ export const resolvedBackendSecret = z.object({
   source: z.enum(["value", "env", "elicit", "oauth2ClientCredentials"]),
   ...resolvedValue,
   description: z.string().optional(),
+  /** Source "elicit": the page signs the user in before it takes a credential. */
+  signIn: elicitSignIn.optional(),
   clientCredentials: oauth2ClientCredentials("value", z.string())
     .omit({ clientSecret: true })
     .extend({ clientSecret: z.object({ source: z.enum(["value", "env"]), ...resolvedValue }) })

@@ -33,6 +33,7 @@ export {
   configurationPlanRules,
   configurationPlanSpec,
   configurationPlanWarnings,
+  elicitSignIn,
   headerPolicy,
   oauth2ClientCredentials,
   oauthSettings,

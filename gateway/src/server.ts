@@ -19,6 +19,7 @@ import type { Backends } from "./backend.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { ElicitationServices } from "./elicitation/flow.ts";
 import { elicitationPage } from "./elicitation/page.ts";
+import { ElicitationSignIn } from "./elicitation/sign-in.ts";
 import { mcpEndpoints } from "./mcp/endpoint.ts";
 import type { SessionSigner } from "./mcp/sessions.ts";
 import { type GatewayMetrics, METRICS_CONTENT_TYPE } from "./metrics.ts";
@@ -75,22 +76,27 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
   app.setChildLoggerFactory((logger) => logger);
   parts.backends.setLogger(app.log);
   healthRoutes(app, parts);
+  const auth =
+    parts.auth ?? new ClientAuthenticator(new BearerVerifiers({ ...DEFAULT_ISSUER_KEY_OPTIONS, cacheSize: 10_000 }));
   await app.register(async (mcp) =>
     mcpEndpoints(mcp, {
       ...parts,
       maxResultBytes: parts.config.maxResultBytes,
       allowedHosts: parts.config.allowedHosts,
       maxBatchSize: parts.config.maxBatchSize,
-      auth:
-        parts.auth ??
-        new ClientAuthenticator(new BearerVerifiers({ ...DEFAULT_ISSUER_KEY_OPTIONS, cacheSize: 10_000 })),
+      auth,
       audit: parts.audit ?? new AuditLog(),
     }),
   );
   const { elicitation } = parts;
   if (elicitation)
     await app.register(async (page) =>
-      elicitationPage(page, { services: elicitation, exposition: (id) => parts.registry.byId(id)?.exposition }),
+      elicitationPage(page, {
+        services: elicitation,
+        exposition: (id) => parts.registry.byId(id)?.exposition,
+        // The endpoints' issuer keys: one discovery and key cache per issuer.
+        signIn: new ElicitationSignIn(elicitation.keyring, (issuer, jwksUri) => auth.issuerKeys(issuer, jwksUri)),
+      }),
     );
 
   attachManagementListener(app, buildManagementServer(parts), parts.config);

@@ -152,6 +152,33 @@ describe("config create --backend-elicit", () => {
     expect(plan.oauth).toBeUndefined();
   });
 
+  it("with --backend-elicit-sign-in-client-id and OAuth, the page signs each user in first; without OAuth the control plane refuses it", async () => {
+    const base = ["config", "create", "--serviceId", stack.serviceId, "--backendEndpoint", stack.backend.url];
+    const signIn = ["--backend-elicit", "Your Pet Store API key", "--backend-elicit-sign-in-client-id", "atrium-page"];
+    const plan = json(
+      await atrium([
+        ...base.slice(0, 2),
+        "elicited-sign-in",
+        ...base.slice(2),
+        ...signIn,
+        "--oauth-issuer",
+        "https://login.example.com",
+        "-o",
+        "json",
+      ]),
+    );
+    expect(plan.backendSecret).toEqual({
+      elicit: { description: "Your Pet Store API key", signIn: { clientId: "atrium-page" } },
+      in: "header",
+      name: "Authorization",
+    });
+    fails(
+      await atrium([...base.slice(0, 2), "elicited-sign-in-no-oauth", ...base.slice(2), ...signIn]),
+      1,
+      "backendSecret.elicit.signIn needs oauth",
+    );
+  });
+
   it("refuses it with another source, before any request", async () => {
     const loggedOut = newEnv();
     const create = (flags: string[]) =>
@@ -167,6 +194,11 @@ describe("config create --backend-elicit", () => {
       await create(["--backend-elicit", "Your key", "--backend-token-url", TOKEN_URL, "--backend-client-id", "gw"]),
       2,
       "--backend-token-url and --backend-elicit cannot be used together",
+    );
+    fails(
+      await create(["--backend-elicit-sign-in-client-id", "atrium-page"]),
+      2,
+      "--backend-elicit-sign-in-client-id needs --backend-elicit <description>",
     );
   });
 });

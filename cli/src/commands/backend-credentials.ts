@@ -1,7 +1,7 @@
 /**
  * The `config create` flags of a plan's backend secret: a stored secret sent as it is
  * (`--backend-secret`), a credential each user gives through URL elicitation
- * (`--backend-elicit`), or OAuth 2.0 client credentials (`--backend-token-url` and the flags that
+ * (`--backend-elicit`, with `--backend-elicit-sign-in-client-id` to sign them in first), or OAuth 2.0 client credentials (`--backend-token-url` and the flags that
  * go with it), whose token the gateways get and send as `Authorization: Bearer`.
  */
 import type { PlanBody } from "@atrium/contract/rest";
@@ -13,6 +13,7 @@ export interface BackendCredentialFlags {
   backendSecretHeader?: string;
   backendSecretPrefix?: string;
   backendElicit?: string;
+  backendElicitSignInClientId?: string;
   backendTokenUrl?: string;
   backendClientId?: string;
   backendClientSecret?: string;
@@ -41,6 +42,12 @@ export function addBackendCredentialOptions(command: Command): Command {
       "--backend-elicit <description>",
       "ask each user for their own backend credential (URL elicitation), describing what is asked (not with " +
         "--backend-secret)",
+    )
+    .option(
+      "--backend-elicit-sign-in-client-id <id>",
+      "with --backend-elicit: the page first signs the user in at the plan's OAuth issuer with this public client " +
+        "(code + PKCE, redirect URI <gateway origin>/elicitations/callback) and takes the credential only from " +
+        "the user the agent's token names (needs OAuth on the plan)",
     )
     .option("--backend-secret-header <name>", "header carrying the backend secret (default Authorization)")
     .option("--backend-secret-prefix <text>", "text before the secret in that header, e.g. 'Bearer '")
@@ -77,14 +84,32 @@ export function backendSecretFromFlags(flags: BackendCredentialFlags): PlanBody[
       throw cliErrors.optionNeedsAnother(clientFlag, "--backend-token-url <url>", "it is a client-credentials setting");
     if (flags.backendElicit !== undefined && flags.backendSecret !== undefined)
       throw cliErrors.conflictingOptions("--backend-elicit", "--backend-secret", "the backend secret has one source");
+    if (flags.backendElicitSignInClientId !== undefined && flags.backendElicit === undefined)
+      throw cliErrors.optionNeedsAnother(
+        "--backend-elicit-sign-in-client-id",
+        "--backend-elicit <description>",
+        "the page it signs users in on is the elicitation page",
+      );
     if (!flags.backendSecret && flags.backendElicit === undefined) return undefined;
+    const signIn =
+      flags.backendElicitSignInClientId !== undefined
+        ? { signIn: { clientId: flags.backendElicitSignInClientId } }
+        : {};
     return {
-      ...(flags.backendSecret ? { secretId: flags.backendSecret } : { elicit: { description: flags.backendElicit } }),
+      ...(flags.backendSecret
+        ? { secretId: flags.backendSecret }
+        : { elicit: { description: flags.backendElicit, ...signIn } }),
       ...(flags.backendSecretHeader ? { name: flags.backendSecretHeader } : {}),
       ...(flags.backendSecretPrefix ? { prefix: flags.backendSecretPrefix } : {}),
     } as PlanBody["backendSecret"];
   }
-  for (const other of ["backendSecret", "backendElicit", "backendSecretHeader", "backendSecretPrefix"] as const) {
+  for (const other of [
+    "backendSecret",
+    "backendElicit",
+    "backendElicitSignInClientId",
+    "backendSecretHeader",
+    "backendSecretPrefix",
+  ] as const) {
     if (flags[other] !== undefined) {
       throw cliErrors.conflictingOptions(
         "--backend-token-url",

@@ -148,7 +148,13 @@ function resolveBackendSecret(
       : { source: "env" as const, variable: envVariable(env ?? "") };
     return { source: "oauth2ClientCredentials", clientCredentials: { ...credentials, clientSecret }, ...placement };
   }
-  return { source: "elicit", description: secret.elicit?.description ?? "", ...placement };
+  const signIn = secret.elicit?.signIn;
+  return {
+    source: "elicit",
+    description: secret.elicit?.description ?? "",
+    ...(signIn ? { signIn } : {}),
+    ...placement,
+  };
 }
 
 /** `${env:NAME}` → `NAME`. */

@@ -227,6 +227,14 @@ export const configurationPlanRules: readonly ObjectRule[] = [
     holds: (plan) => field(plan.limits, "tools") === undefined || plan.toolExposureMode !== "Discovery",
   },
   {
+    message:
+      "backendSecret.elicit.signIn needs oauth: the page signs the user in at the plan's oauth issuer and compares " +
+      "them with the user the agent's token named",
+    path: ["backendSecret", "elicit", "signIn"],
+    cel: "!has(self.backendSecret) || !has(self.backendSecret.elicit) || !has(self.backendSecret.elicit.signIn) || has(self.oauth)",
+    holds: (plan) => field(field(plan.backendSecret, "elicit"), "signIn") === undefined || plan.oauth !== undefined,
+  },
+  {
     whyNotCel: "comparing two lists without a size limit exceeds the API server's CEL cost limit",
     violations: (plan) => {
       const included = new Set(strings(plan.includedOperations));
@@ -257,13 +265,38 @@ export const secretSourceKeyRef = z
   })
   .describe("A value read from a Kubernetes Secret through a SecretSource.");
 
+/** An OAuth client id (RFC 6749 section 2.2): printable ASCII. */
+const oauthClientId = z
+  .string()
+  .min(1)
+  .max(1024)
+  .regex(/^[\x20-\x7E]+$/, { message: "must be printable ASCII (RFC 6749 client_id)" });
+
+/** The elicitation page's sign-in: the gateways enforce it, so older gateways must not be sent it (docs/upgrades.md). */
+export const elicitSignIn = z
+  .object({
+    clientId: oauthClientId.describe(
+      "The elicitation page's client id at the plan's oauth issuer: a public client (no secret) using " +
+        "authorization code with PKCE S256 and scope openid, whose redirect URI is " +
+        "<gateway origin>/elicitations/callback for every origin users reach the gateways by.",
+    ),
+  })
+  .describe(
+    "Sign the user in at the plan's oauth issuer (OpenID Connect, authorization code + PKCE) before the page " +
+      "accepts a credential, and accept it only when the signed-in issuer and subject are the user the agent's " +
+      "token named. Needs oauth.",
+  );
+
 /** How a backend secret reaches the backend, and the sources other than a stored secret. */
 export const backendSecretFields = {
   env: envReference
     .optional()
     .describe("A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime."),
   elicit: z
-    .object({ description: z.string().min(1).describe("What the user is asked for.") })
+    .object({
+      description: z.string().min(1).describe("What the user is asked for."),
+      signIn: elicitSignIn.optional(),
+    })
     .optional()
     .describe(
       "Ask each user for the credential through MCP URL elicitation. With oauth it belongs to the token's user " +
@@ -282,12 +315,7 @@ export const clientCredentialsFields = {
   tokenUrl: httpUrl.describe(
     "Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects).",
   ),
-  clientId: z
-    .string()
-    .min(1)
-    .max(1024)
-    .regex(/^[\x20-\x7E]+$/, { message: "must be printable ASCII (RFC 6749 client_id)" })
-    .describe("The gateway's client id at that authorization server."),
+  clientId: oauthClientId.describe("The gateway's client id at that authorization server."),
   tokenEndpointAuthMethod: z
     .enum(["client_secret_basic", "client_secret_post"])
     .default("client_secret_basic")

@@ -8,6 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { type ServedExposition, sha256 } from "../registry.ts";
 import { type BearerVerifiers, checkAccess, type TokenPrincipal } from "./bearer.ts";
+import type { IssuerKeys } from "./issuer-keys.ts";
 import { refusals } from "./refusals.ts";
 import { addressOf, type EndpointAddress, resourceUrl } from "./resource.ts";
 
@@ -84,6 +85,11 @@ export class ClientAuthenticator {
     // Discovery failing is the refusals' business; the metadata then goes without jwks_uri.
     await keys.getKey().catch(() => undefined);
     return keys.jwksUri;
+  }
+
+  /** The signing keys of an issuer, shared with the endpoints that trust it (the elicitation page's sign-in). */
+  issuerKeys(issuer: string, jwksUri: string | undefined): IssuerKeys {
+    return this.verifiers.for(issuer, jwksUri).keys;
   }
 
   /** Why the issuer's keys are out of reach, for the log. */

@@ -52,26 +52,42 @@ async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
   return JSON.parse(text);
 }
 
-/** The `jwks_uri` an issuer publishes; its metadata must name the same issuer (RFC 8414 section 3.3). */
-export async function discoverJwksUri(issuer: string, timeoutMs: number): Promise<string> {
+/**
+ * The URLs an issuer's metadata names under `fields` (`jwks_uri`, `token_endpoint`...), from the
+ * first metadata document that names the same issuer (RFC 8414 section 3.3) and has them all.
+ */
+export async function discoverEndpoints<F extends string>(
+  issuer: string,
+  fields: readonly F[],
+  timeoutMs: number,
+): Promise<Record<F, string>> {
   const problems: string[] = [];
   for (const url of metadataUrls(issuer)) {
     try {
-      const metadata = (await fetchJson(url, timeoutMs)) as { issuer?: unknown; jwks_uri?: unknown };
+      const metadata = (await fetchJson(url, timeoutMs)) as Record<string, unknown>;
       if (metadata.issuer !== issuer) {
         problems.push(`${url}: names issuer ${JSON.stringify(metadata.issuer)}`);
         continue;
       }
-      if (typeof metadata.jwks_uri !== "string" || !URL.canParse(metadata.jwks_uri)) {
-        problems.push(`${url}: no jwks_uri`);
+      const missing = fields.filter((field) => {
+        const value = metadata[field];
+        return typeof value !== "string" || !URL.canParse(value);
+      });
+      if (missing.length > 0) {
+        problems.push(`${url}: no ${missing.join(", ")}`);
         continue;
       }
-      return metadata.jwks_uri;
+      return Object.fromEntries(fields.map((field) => [field, metadata[field]])) as Record<F, string>;
     } catch (error) {
       problems.push(`${url}: ${(error as Error).message}`);
     }
   }
   throw new Error(`no usable authorization server metadata for ${issuer} (${problems.join("; ")})`);
+}
+
+/** The `jwks_uri` an issuer publishes. */
+export async function discoverJwksUri(issuer: string, timeoutMs: number): Promise<string> {
+  return (await discoverEndpoints(issuer, ["jwks_uri"], timeoutMs)).jwks_uri;
 }
 
 /** The signing keys of one issuer, shared by every Exposition that trusts it. */

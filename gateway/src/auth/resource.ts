@@ -22,13 +22,18 @@ export interface EndpointAddress {
  * scheme (`X-Forwarded-Proto` from a TLS-terminating proxy, else plain HTTP, which the gateway serves).
  */
 export function addressOf(headers: IncomingHttpHeaders, served: ServedExposition, byId: boolean): EndpointAddress {
-  const forwarded = headers["x-forwarded-proto"];
-  const proto = forwarded === "https" || forwarded === "http" ? forwarded : "http";
   const { exposition } = served;
   const path = byId
     ? `/mcp/${encodeURIComponent(exposition.id)}`
     : `/mcp/${encodeURIComponent(exposition.organization.name)}/${encodeURIComponent(exposition.name)}`;
-  return { origin: `${proto}://${headers.host ?? "localhost"}`, path };
+  return { origin: requestOrigin(headers), path };
+}
+
+/** `<proto>://<host>` of the gateway as the client reached it (see addressOf). */
+export function requestOrigin(headers: IncomingHttpHeaders): string {
+  const forwarded = headers["x-forwarded-proto"];
+  const proto = forwarded === "https" || forwarded === "http" ? forwarded : "http";
+  return `${proto}://${headers.host ?? "localhost"}`;
 }
 
 /** The plan's `resource`, or the URL the client called. */

@@ -174,3 +174,63 @@ export const NOT_STORED_PAGE = messagePage(
   "The gateway could not store it, and this link is now used. Ask your agent to call the tool again: it gives you a new link.",
 );
 export const CSRF_PAGE = messagePage("This form could not be checked", FORM_ERRORS.csrf.text);
+
+/**
+ * Why the page's sign-in (sign-in.ts) let nobody in, each with its status, title and text. With
+ * the elicitation id known, the page links to it again: opening it starts a new sign-in.
+ */
+export const SIGN_IN_PAGES = {
+  state: {
+    status: 400,
+    title: "This sign-in could not be checked",
+    text: "The answer from the sign-in page was not one this gateway asked for. Open the link your agent gave you again.",
+  },
+  expired: {
+    status: 400,
+    title: "This sign-in took too long",
+    text: "Nothing was stored. Sign in again from the link your agent gave you.",
+  },
+  browser: {
+    status: 400,
+    title: "This sign-in was started in another browser",
+    text: "Nothing was stored. Open the link your agent gave you in this browser, and sign in from there.",
+  },
+  denied: {
+    status: 403,
+    title: "Sign-in was cancelled or refused",
+    text: "Nothing was stored. This page takes your credential only after you sign in.",
+  },
+  refused: {
+    status: 400,
+    title: "The sign-in did not succeed",
+    text: "The authorization server did not sign you in. Nothing was stored. Try again; if it keeps failing, ask the Exposition's owner.",
+  },
+  unreachable: {
+    status: 502,
+    title: "The sign-in could not be completed",
+    text: "The gateway could not complete the sign-in with the authorization server. Nothing was stored. Try again in a minute.",
+  },
+  token: {
+    status: 502,
+    title: "The sign-in could not be verified",
+    text: "The authorization server's answer did not pass the gateway's checks. Nothing was stored. Try again; if it keeps failing, ask the Exposition's owner.",
+  },
+  "other-user": {
+    status: 403,
+    title: "Signed in as another user than the one the agent asked for",
+    text: "The credential must come from the user your agent acts for. Nothing was stored. Sign in again as that user.",
+  },
+  required: {
+    status: 403,
+    title: "Sign in first",
+    text: "This page takes your credential only after you sign in as the user your agent acts for. Nothing was stored.",
+  },
+} as const;
+export type SignInRefusal = keyof typeof SIGN_IN_PAGES;
+
+/** A refused sign-in; `retryUrl` (relative) opens the elicitation again, which starts a new sign-in. */
+export function signInRefusedPage(refusal: SignInRefusal, retryUrl: string | undefined): string {
+  const { title, text } = SIGN_IN_PAGES[refusal];
+  const again = retryUrl ? `\n<p><a href="${escapeHtml(retryUrl)}">Sign in again</a></p>` : "";
+  return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(text)}</p>${again}`);
+}

@@ -4,7 +4,9 @@
  * instance on 127.0.0.1 with the real pending elicitations and credential store, logging every
  * request at trace level into `logLines`.
  */
+import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
+import { recordSecret } from "@atrium/reliability/secrets";
 import Fastify, { type FastifyInstance } from "fastify";
 import { exposition as fixtureExposition } from "../tools/fixtures.ts";
 import type { CompiledExposition } from "../tools/source.ts";
@@ -69,4 +71,11 @@ export async function startPageServer(
     }),
   );
   return { app, url: await app.listen({ host: "127.0.0.1", port: 0 }) };
+}
+
+/** A new backend key for a user to give on the page, recorded so that no log may carry it. */
+export function newPetKey(): string {
+  const value = `pet-key-${randomBytes(12).toString("hex")}`;
+  recordSecret("elicited credential", value);
+  return value;
 }

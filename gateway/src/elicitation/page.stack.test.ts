@@ -8,7 +8,6 @@
  * keys at the end of the run (recordSecret).
  */
 import { randomBytes } from "node:crypto";
-import { recordSecret } from "@atrium/reliability/secrets";
 import { useBrowser } from "@atrium/test-browser";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -21,6 +20,7 @@ import type { Gateway } from "../gateway.ts";
 import { type Stack, startStack, waitFor } from "../testing.ts";
 import { newElicitationId } from "./elicitation-id.ts";
 import { PAGE_HEADERS } from "./page.ts";
+import { newPetKey } from "./page-testing.ts";
 
 const AUDIENCE = "page-test";
 const LABEL = "Your Pet Store API key";
@@ -57,12 +57,6 @@ afterAll(async () => {
   await as?.close();
 });
 
-function key(): string {
-  const value = `pet-key-${randomBytes(12).toString("hex")}`;
-  recordSecret("elicited credential", value);
-  return value;
-}
-
 /** What the user does with the URL: open it, read what is asked, give the key, see it saved. */
 async function giveOnPage(url: string, credential: string): Promise<void> {
   const page = await browser.page();
@@ -79,7 +73,7 @@ async function giveOnPage(url: string, credential: string): Promise<void> {
 
 describe("the page in the round trip", () => {
   it("2026-07-28: the v2 client's URL elicitation is done in Chromium, and its retry calls the backend with the key", async () => {
-    const credential = key();
+    const credential = newPetKey();
     const client = new V2Client(
       { name: "page-test", version: "1" },
       { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { url: {} } } },
@@ -105,7 +99,7 @@ describe("the page in the round trip", () => {
   });
 
   it("2025: the v1 client's -32042 URL is done in Chromium, and the call then goes through with the session's key", async () => {
-    const credential = key();
+    const credential = newPetKey();
     const client = new V1Client({ name: "page-test", version: "1" }, { capabilities: { elicitation: { url: {} } } });
     await client.connect(new V1Transport(new URL(`${gateway.url}/mcp/${ids.sessions}`)));
     const refused = await client.callTool({ name: "listPets", arguments: {} }).catch((error: unknown) => error);

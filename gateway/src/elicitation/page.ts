@@ -14,7 +14,7 @@
 import type { ElicitationView } from "@atrium/contract/rest";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CompiledExposition } from "../tools/source.ts";
-import { ELICITED_CREDENTIAL_MAX_BYTES } from "./credential-store.ts";
+import { ELICITED_CREDENTIAL_MAX_BYTES, principalDigest } from "./credential-store.ts";
 import { isElicitationId } from "./elicitation-id.ts";
 import type { ElicitationServices } from "./flow.ts";
 import { csrfHolds, formToken } from "./page-csrf.ts";
@@ -29,9 +29,15 @@ import {
   PAGE_CSP,
   type PageSubject,
   revokedPage,
+  SIGN_IN_PAGES,
+  signInRefusedPage,
   storedPage,
   UNAVAILABLE_PAGE,
 } from "./page-html.ts";
+import { type ElicitationSignIn, SIGN_IN_CALLBACK_PATH, type SignInRefused, type SignInSettings } from "./sign-in.ts";
+
+/** The page's query flag asking the authorization server for a new login (`prompt=login`). */
+const REAUTHENTICATE = "sign-in-again";
 
 /** Largest form body: a credential of the largest size, percent-encoded, and the small fields. */
 export const PAGE_BODY_LIMIT = ELICITED_CREDENTIAL_MAX_BYTES * 3 + 1024;
@@ -48,6 +54,18 @@ export interface ElicitationPageParts {
   services: ElicitationServices;
   /** The Exposition as this gateway serves it. */
   exposition(id: string): CompiledExposition | undefined;
+  /** The sign-in of plans with `elicit.signIn`; without it, their pages are refused (fail closed). */
+  signIn?: ElicitationSignIn;
+}
+
+/** Where the user signs in first, when the plan says so (`elicit.signIn`, which needs `oauth`). */
+export function signInSettings(exposition: CompiledExposition): SignInSettings | undefined {
+  const secret = exposition.plan.backendSecret;
+  if (secret?.source !== "elicit" || !secret.signIn) return undefined;
+  const oauth = exposition.plan.oauth;
+  // The schema refuses it; a page that cannot sign in must not take a credential either.
+  if (!oauth) throw new Error("the plan's elicit.signIn has no oauth issuer to sign in at");
+  return { issuer: oauth.issuer, jwksUri: oauth.jwksUri, clientId: secret.signIn.clientId };
 }
 
 /** What the page names, when the Exposition's plan elicits its backend secret. */
@@ -64,7 +82,13 @@ export function pageSubject(exposition: CompiledExposition | undefined, tool: st
 }
 
 type Found =
-  | { kind: "open"; elicitation: ElicitationView; subject: PageSubject; used: boolean }
+  | {
+      kind: "open";
+      elicitation: ElicitationView;
+      subject: PageSubject;
+      used: boolean;
+      signIn: SignInSettings | undefined;
+    }
   | { kind: "not-found" }
   | { kind: "gone" };
 
@@ -80,8 +104,23 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     const subject = pageSubject(parts.exposition(elicitation.expositionId), elicitation.tool);
     if (!subject) return { kind: "not-found" };
     if (Date.parse(elicitation.expiresAt) <= Date.now()) return { kind: "gone" };
-    return { kind: "open", elicitation, subject, used: elicitation.usedAt !== null };
+    const signIn = signInSettings(parts.exposition(elicitation.expositionId) as CompiledExposition);
+    if (signIn && !parts.signIn) throw new Error("this gateway cannot sign users in for the elicitation page");
+    return { kind: "open", elicitation, subject, used: elicitation.usedAt !== null, signIn };
   }
+
+  /** Whether the plan lets this browser at the form: no sign-in asked, or one that matched the elicitation's user. */
+  function signedIn(request: FastifyRequest<Params>, found: Found & { kind: "open" }): boolean {
+    return (
+      !found.signIn || (parts.signIn?.proofHolds(request, request.params.id, found.elicitation.principal) ?? false)
+    );
+  }
+
+  /** The refusal's page; its link opens the elicitation again, asking for a new login after another user's. */
+  const refusedSignIn = (reply: FastifyReply, refused: SignInRefused) => {
+    const retry = refused.id && (refused.refusal === "other-user" ? `${refused.id}?${REAUTHENTICATE}` : refused.id);
+    return html(reply, SIGN_IN_PAGES[refused.refusal].status, signInRefusedPage(refused.refusal, retry));
+  };
 
   const html = (reply: FastifyReply, status: number, body: string) =>
     reply.status(status).type("text/html; charset=utf-8").send(body);
@@ -92,6 +131,14 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     const found = await find(id);
     if (found.kind === "not-found") return html(reply, 404, NOT_FOUND_PAGE);
     if (found.kind === "gone" || found.used) return html(reply, 410, GONE_PAGE);
+    if (found.signIn && !signedIn(request, found)) {
+      // Not signed in yet: to the authorization server, which sends the browser back to the callback.
+      const reauthenticate = (request.query as Record<string, unknown> | undefined)?.[REAUTHENTICATE] !== undefined;
+      const location = await (parts.signIn as ElicitationSignIn).start(request, reply, id, found.signIn, {
+        reauthenticate,
+      });
+      return reply.status(303).header("location", location).send();
+    }
     const status = error ? FORM_ERRORS[error].status : 200;
     return html(reply, status, credentialForm(found.subject, formToken(keyring, id, request, reply), error));
   }
@@ -125,11 +172,32 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
 
   app.get<Params>("/elicitations/:id", async (request, reply) => showForm(request, reply));
 
+  // The authorization server sends the user back here (a static route: it wins over /:id).
+  app.get<{ Querystring: Record<string, unknown> }>(SIGN_IN_CALLBACK_PATH, async (request, reply) => {
+    const { signIn } = parts;
+    if (!signIn) return html(reply, 404, NOT_FOUND_PAGE);
+    const opened = signIn.openState(request, request.query.state);
+    if (!opened.ok) return refusedSignIn(reply, opened);
+    const id = opened.state.i;
+    const found = await find(id);
+    if (found.kind === "not-found" || (found.kind === "open" && !found.signIn)) return html(reply, 404, NOT_FOUND_PAGE);
+    if (found.kind === "gone" || found.used) return html(reply, 410, GONE_PAGE);
+    const outcome = await signIn.finish(request, request.query, opened.state, found.signIn as SignInSettings);
+    if (!outcome.ok) return refusedSignIn(reply, outcome);
+    // Only the user the agent's token named may give the credential; nothing is stored otherwise.
+    if (principalDigest(outcome.user) !== found.elicitation.principal)
+      return refusedSignIn(reply, { ok: false, refusal: "other-user", id });
+    signIn.grant(request, reply, id, outcome.user);
+    // Relative: from the callback's folder to the page, the URL the form posts to.
+    return reply.status(303).header("location", id).send();
+  });
+
   app.post<Params>("/elicitations/:id", { bodyLimit: PAGE_BODY_LIMIT }, async (request, reply) => {
     const { id } = request.params;
     const found = await find(id);
     if (found.kind === "not-found") return html(reply, 404, NOT_FOUND_PAGE);
     if (found.kind === "gone") return html(reply, 410, GONE_PAGE);
+    if (!signedIn(request, found)) return refusedSignIn(reply, { ok: false, refusal: "required", id });
     const fields = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
     if (!csrfHolds(keyring, id, request, fields.get("csrf")))
       return found.used ? html(reply, 403, CSRF_PAGE) : showForm(request, reply, "csrf");

@@ -301,6 +301,11 @@ export interface paths {
                                     elicit?: {
                                         /** @description What the user is asked for. */
                                         description: string;
+                                        /** @description Sign the user in at the plan's oauth issuer (OpenID Connect, authorization code + PKCE) before the page accepts a credential, and accept it only when the signed-in issuer and subject are the user the agent's token named. Needs oauth. */
+                                        signIn?: {
+                                            /** @description The elicitation page's client id at the plan's oauth issuer: a public client (no secret) using authorization code with PKCE S256 and scope openid, whose redirect URI is <gateway origin>/elicitations/callback for every origin users reach the gateways by. */
+                                            clientId: string;
+                                        };
                                     };
                                     /** @description A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime. */
                                     env?: string;
@@ -491,6 +496,11 @@ export interface paths {
                             elicit?: {
                                 /** @description What the user is asked for. */
                                 description: string;
+                                /** @description Sign the user in at the plan's oauth issuer (OpenID Connect, authorization code + PKCE) before the page accepts a credential, and accept it only when the signed-in issuer and subject are the user the agent's token named. Needs oauth. */
+                                signIn?: {
+                                    /** @description The elicitation page's client id at the plan's oauth issuer: a public client (no secret) using authorization code with PKCE S256 and scope openid, whose redirect URI is <gateway origin>/elicitations/callback for every origin users reach the gateways by. */
+                                    clientId: string;
+                                };
                             };
                             /** @description A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime. */
                             env?: string;
@@ -663,6 +673,11 @@ export interface paths {
                                 elicit?: {
                                     /** @description What the user is asked for. */
                                     description: string;
+                                    /** @description Sign the user in at the plan's oauth issuer (OpenID Connect, authorization code + PKCE) before the page accepts a credential, and accept it only when the signed-in issuer and subject are the user the agent's token named. Needs oauth. */
+                                    signIn?: {
+                                        /** @description The elicitation page's client id at the plan's oauth issuer: a public client (no secret) using authorization code with PKCE S256 and scope openid, whose redirect URI is <gateway origin>/elicitations/callback for every origin users reach the gateways by. */
+                                        clientId: string;
+                                    };
                                 };
                                 /** @description A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime. */
                                 env?: string;
@@ -867,6 +882,11 @@ export interface paths {
                                 elicit?: {
                                     /** @description What the user is asked for. */
                                     description: string;
+                                    /** @description Sign the user in at the plan's oauth issuer (OpenID Connect, authorization code + PKCE) before the page accepts a credential, and accept it only when the signed-in issuer and subject are the user the agent's token named. Needs oauth. */
+                                    signIn?: {
+                                        /** @description The elicitation page's client id at the plan's oauth issuer: a public client (no secret) using authorization code with PKCE S256 and scope openid, whose redirect URI is <gateway origin>/elicitations/callback for every origin users reach the gateways by. */
+                                        clientId: string;
+                                    };
                                 };
                                 /** @description A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime. */
                                 env?: string;
@@ -1057,6 +1077,11 @@ export interface paths {
                             elicit?: {
                                 /** @description What the user is asked for. */
                                 description: string;
+                                /** @description Sign the user in at the plan's oauth issuer (OpenID Connect, authorization code + PKCE) before the page accepts a credential, and accept it only when the signed-in issuer and subject are the user the agent's token named. Needs oauth. */
+                                signIn?: {
+                                    /** @description The elicitation page's client id at the plan's oauth issuer: a public client (no secret) using authorization code with PKCE S256 and scope openid, whose redirect URI is <gateway origin>/elicitations/callback for every origin users reach the gateways by. */
+                                    clientId: string;
+                                };
                             };
                             /** @description A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime. */
                             env?: string;
@@ -1229,6 +1254,11 @@ export interface paths {
                                 elicit?: {
                                     /** @description What the user is asked for. */
                                     description: string;
+                                    /** @description Sign the user in at the plan's oauth issuer (OpenID Connect, authorization code + PKCE) before the page accepts a credential, and accept it only when the signed-in issuer and subject are the user the agent's token named. Needs oauth. */
+                                    signIn?: {
+                                        /** @description The elicitation page's client id at the plan's oauth issuer: a public client (no secret) using authorization code with PKCE S256 and scope openid, whose redirect URI is <gateway origin>/elicitations/callback for every origin users reach the gateways by. */
+                                        clientId: string;
+                                    };
                                 };
                                 /** @description A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime. */
                                 env?: string;
@@ -1466,6 +1496,11 @@ export interface paths {
                                 elicit?: {
                                     /** @description What the user is asked for. */
                                     description: string;
+                                    /** @description Sign the user in at the plan's oauth issuer (OpenID Connect, authorization code + PKCE) before the page accepts a credential, and accept it only when the signed-in issuer and subject are the user the agent's token named. Needs oauth. */
+                                    signIn?: {
+                                        /** @description The elicitation page's client id at the plan's oauth issuer: a public client (no secret) using authorization code with PKCE S256 and scope openid, whose redirect URI is <gateway origin>/elicitations/callback for every origin users reach the gateways by. */
+                                        clientId: string;
+                                    };
                                 };
                                 /** @description A ${env:VARIABLE} read from the gateway's environment, fixed for the process lifetime. */
                                 env?: string;
