@@ -16,7 +16,7 @@ const run = promisify(execFile);
 
 /** The ui/ folder: index.html, src/app (the browser code), src/api/generated (the REST types) and the build. */
 export const uiRoot = join(import.meta.dirname, "..");
-const SOURCES = ["index.html", "package.json", "src/vite-build.ts", "src/app", "src/api/generated"];
+const SOURCES = ["index.html", "package.json", "vite.config.ts", "src/vite-build.ts", "src/app", "src/api/generated"];
 /** Their versions are part of the hash: another React or Vite builds another bundle. */
 const TOOLS = ["vite", "@vitejs/plugin-react", "react", "react-dom", "openapi-fetch"];
 
