@@ -4,6 +4,7 @@ import type { paths } from "../api/generated/schema.d.ts";
 import { api, attempt, describeFailure } from "./api.ts";
 import { Link } from "./link.tsx";
 import { ROUTES } from "./router.ts";
+import { Table } from "./table.tsx";
 
 type ServiceDetail = paths["/api/v1/services/{id}"]["get"]["responses"][200]["content"]["application/json"];
 type Loading =
@@ -82,37 +83,25 @@ function ServiceView({ service }: { service: ServiceDetail }) {
         </div>
       </dl>
       <h2>Operations ({service.operations.length})</h2>
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">Operations of {service.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Operation</th>
-              <th scope="col">Method</th>
-              <th scope="col">Path</th>
-              <th scope="col" className="wide-only">
-                Summary
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {service.operations.map((operation) => (
-              <tr key={operation.operationId}>
-                <th scope="row">
-                  <code>{operation.operationId}</code>
-                </th>
-                <td>
-                  <span className="method">{operation.method.toUpperCase()}</span>
-                </td>
-                <td>
-                  <code>{operation.path}</code>
-                </td>
-                <td className="wide-only">{operation.summary ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        caption={`Operations of ${service.name}`}
+        columns={[{ label: "Operation" }, { label: "Method" }, { label: "Path" }, { label: "Summary", wideOnly: true }]}
+      >
+        {service.operations.map((operation) => (
+          <tr key={operation.operationId}>
+            <th scope="row">
+              <code>{operation.operationId}</code>
+            </th>
+            <td>
+              <span className="method">{operation.method.toUpperCase()}</span>
+            </td>
+            <td>
+              <code>{operation.path}</code>
+            </td>
+            <td className="wide-only">{operation.summary ?? ""}</td>
+          </tr>
+        ))}
+      </Table>
     </>
   );
 }

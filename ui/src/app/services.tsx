@@ -4,6 +4,7 @@ import { api, attempt, describeFailure } from "./api.ts";
 import { ImportForm, type ServiceView } from "./import-form.tsx";
 import { Link } from "./link.tsx";
 import { ROUTES } from "./router.ts";
+import { Table } from "./table.tsx";
 
 type Listing = { state: "loading" } | { state: "failed"; message: string } | { state: "loaded"; items: ServiceView[] };
 
@@ -57,40 +58,31 @@ function ServiceList({ listing, onRetry }: { listing: Listing; onRetry: () => vo
     );
   }
   return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">Services</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Version</th>
-            <th scope="col">Title</th>
-            <th scope="col" className="wide-only">
-              OpenAPI
-            </th>
-            <th scope="col">Operations</th>
-            <th scope="col" className="wide-only">
-              Imported
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {listing.items.map((service) => (
-            <tr key={service.id}>
-              <th scope="row">
-                <Link href={`${ROUTES.services}/${encodeURIComponent(service.id)}`}>{service.name}</Link>
-              </th>
-              <td>{service.version}</td>
-              <td>{service.title}</td>
-              <td className="wide-only">{service.openapiVersion}</td>
-              <td className="number">{service.operationCount}</td>
-              <td className="wide-only">
-                <time dateTime={service.createdAt}>{new Date(service.createdAt).toLocaleString()}</time>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      caption="Services"
+      columns={[
+        { label: "Name" },
+        { label: "Version" },
+        { label: "Title" },
+        { label: "OpenAPI", wideOnly: true },
+        { label: "Operations" },
+        { label: "Imported", wideOnly: true },
+      ]}
+    >
+      {listing.items.map((service) => (
+        <tr key={service.id}>
+          <th scope="row">
+            <Link href={`${ROUTES.services}/${encodeURIComponent(service.id)}`}>{service.name}</Link>
+          </th>
+          <td>{service.version}</td>
+          <td>{service.title}</td>
+          <td className="wide-only">{service.openapiVersion}</td>
+          <td className="number">{service.operationCount}</td>
+          <td className="wide-only">
+            <time dateTime={service.createdAt}>{new Date(service.createdAt).toLocaleString()}</time>
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
