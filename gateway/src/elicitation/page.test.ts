@@ -18,7 +18,7 @@ import { ElicitedCredentialStore, principalDigest } from "./credential-store.ts"
 import { newElicitationId } from "./elicitation-id.ts";
 import { type ElicitationPageParts, PAGE_BODY_LIMIT, PAGE_HEADERS } from "./page.ts";
 import { CSRF_COOKIE } from "./page-csrf.ts";
-import { type PageServer, pageServices, startPageServer } from "./page-testing.ts";
+import { elicitingExposition, type PageServer, pageServices, startPageServer } from "./page-testing.ts";
 import { PendingElicitations } from "./pending-elicitations.ts";
 import { useElicitationStack } from "./testing.ts";
 
@@ -186,6 +186,29 @@ describe("the elicitation page", () => {
       expectPageHeaders(answer.headers);
       expect(answer.body).toContain("<h1>Try again in a minute</h1>");
       expect(answer.csrf).toBeUndefined();
+    });
+  });
+
+  it("a plan asking for a sign-in on a page that cannot sign users in: a 503 page, no form, nothing stored", async () => {
+    const served = elicitingExposition(stack().expositionId);
+    const secretOf = served.plan.backendSecret as NonNullable<typeof served.plan.backendSecret>;
+    const signInPlan = {
+      ...served,
+      plan: {
+        ...served.plan,
+        oauth: { issuer: alice.iss },
+        backendSecret: { ...secretOf, signIn: { clientId: "atrium-page" } },
+      },
+    };
+    await withPage({ exposition: () => signInPlan }, async (noSignIn) => {
+      const id = await pendingId();
+      const visitor = new Visitor(noSignIn);
+      const shown = await visitor.get(`/elicitations/${id}`);
+      expect(shown.status).toBe(503);
+      expect(shown.csrf).toBeUndefined();
+      const submitted = await visitor.post(`/elicitations/${id}`, { credential: secret(), intent: "store", csrf: "x" });
+      expect(submitted.status).toBe(503);
+      expect((await new PendingElicitations(stack().rest).read(id))?.usedAt).toBeNull();
     });
   });
 

@@ -10,6 +10,10 @@
  * answer is `no-store`, never framed, sends no referrer, and allows no script (PAGE_HEADERS). The
  * form is CSRF-protected (page-csrf.ts). The body is limited to PAGE_BODY_LIMIT and parsed only
  * here; nothing logs it, and a refused credential is never written back into the page.
+ *
+ * When the plan has `elicit.signIn`, the form and every submit also need the user signed in as
+ * the elicitation's own user (sign-in.ts): the page redirects to the authorization server, and
+ * `GET /elicitations/callback` brings the user back.
  */
 import type { ElicitationView } from "@atrium/contract/rest";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -101,10 +105,12 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     if (!isElicitationId(id)) return { kind: "not-found" };
     const elicitation = await pending.read(id);
     if (!elicitation) return { kind: "not-found" };
-    const subject = pageSubject(parts.exposition(elicitation.expositionId), elicitation.tool);
-    if (!subject) return { kind: "not-found" };
+    const exposition = parts.exposition(elicitation.expositionId);
+    const subject = pageSubject(exposition, elicitation.tool);
+    if (!exposition || !subject) return { kind: "not-found" };
     if (Date.parse(elicitation.expiresAt) <= Date.now()) return { kind: "gone" };
-    const signIn = signInSettings(parts.exposition(elicitation.expositionId) as CompiledExposition);
+    const signIn = signInSettings(exposition);
+    // Fail closed: a page that cannot sign the user in takes no credential (the error handler's 503).
     if (signIn && !parts.signIn) throw new Error("this gateway cannot sign users in for the elicitation page");
     return { kind: "open", elicitation, subject, used: elicitation.usedAt !== null, signIn };
   }
@@ -116,14 +122,14 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     );
   }
 
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.status(status).type("text/html; charset=utf-8").send(body);
+
   /** The refusal's page; its link opens the elicitation again, asking for a new login after another user's. */
   const refusedSignIn = (reply: FastifyReply, refused: SignInRefused) => {
     const retry = refused.id && (refused.refusal === "other-user" ? `${refused.id}?${REAUTHENTICATE}` : refused.id);
     return html(reply, SIGN_IN_PAGES[refused.refusal].status, signInRefusedPage(refused.refusal, retry));
   };
-
-  const html = (reply: FastifyReply, status: number, body: string) =>
-    reply.status(status).type("text/html; charset=utf-8").send(body);
 
   /** The form again (a fresh token), or the page that says why there is none. */
   async function showForm(request: FastifyRequest<Params>, reply: FastifyReply, error?: FormError) {
