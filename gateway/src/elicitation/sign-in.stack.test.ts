@@ -4,8 +4,8 @@
  * (the page's client registered there dynamically, public, PKCE), the official MCP clients and
  * real Chromium. The user opening the URL is sent to sign in, comes back, fills in the form and
  * the retried call succeeds; another user signing in is refused (403) and nothing is stored; a
- * tampered state, a callback from another browser, a cancelled sign-in and a submit without the
- * sign-in are each refused.
+ * tampered state, a callback from another browser, a cancelled sign-in, a submit without the
+ * sign-in and one with another link's sign-in are each refused.
  */
 import { randomBytes } from "node:crypto";
 import { useBrowser } from "@atrium/test-browser";
@@ -20,7 +20,7 @@ import type { Gateway } from "../gateway.ts";
 import { type Stack, startStack, waitFor } from "../testing.ts";
 import { PAGE_HEADERS } from "./page.ts";
 import { newPetKey } from "./page-testing.ts";
-import { BINDING_COOKIE, PROOF_COOKIE, SIGN_IN_CALLBACK_PATH } from "./sign-in.ts";
+import { BINDING_COOKIE, proofCookie, SIGN_IN_CALLBACK_PATH } from "./sign-in.ts";
 
 const AUDIENCE = "sign-in-test";
 const LABEL = "Your Pet Store API key";
@@ -208,8 +208,32 @@ describe("the elicitation page with sign-in", () => {
     // A code the authorization server never issued: the exchange fails, nobody is signed in.
     const forged = await callback({ code: "forged-code", state }, cookie);
     expect(forged.status).toBe(502);
-    expect(String(forged.headers["set-cookie"] ?? "")).not.toContain(PROOF_COOKIE);
+    expect(String(forged.headers["set-cookie"] ?? "")).not.toContain(proofCookie(url.split("/").at(-1) as string));
     await client.close();
+  });
+
+  it("a sign-in holds for its own link only: its proof does not open another elicitation of the same user", async () => {
+    const first = await askedFor("owner-5");
+    const second = await askedFor("owner-5");
+    as.loginAs = "owner-5";
+    const page = await browser.page();
+    await page.goto(first.url);
+    await page.getByLabel(LABEL).waitFor();
+    const firstId = first.url.split("/").at(-1) as string;
+    const secondId = second.url.split("/").at(-1) as string;
+    const proof = (await page.context().cookies()).find((cookie) => cookie.name === proofCookie(firstId));
+    expect(proof?.httpOnly).toBe(true);
+    for (const cookie of [`${proofCookie(secondId)}=${proof?.value}`, `${proofCookie(firstId)}=${proof?.value}`]) {
+      const submitted = await request(second.url, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ credential: newPetKey(), intent: "store", csrf: "x" }).toString(),
+      });
+      expect(submitted.statusCode).toBe(403);
+      expect(await submitted.body.text()).toContain("Sign in first");
+    }
+    await first.client.close();
+    await second.client.close();
   });
 
   it("a submit without the sign-in is refused with 403, and stores nothing", async () => {
@@ -224,7 +248,10 @@ describe("the elicitation page with sign-in", () => {
     // A proof cookie of another elicitation, or a made-up one, is no sign-in either.
     const madeUp = await request(url, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${PROOF_COOKIE}=abc.def` },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: `${proofCookie(url.split("/").at(-1) as string)}=abc.def`,
+      },
       body: new URLSearchParams({ credential: newPetKey(), intent: "store", csrf: "x" }).toString(),
     });
     expect(madeUp.statusCode).toBe(403);

@@ -12,8 +12,8 @@
  * - `finish` opens the state, exchanges the code at the token endpoint (with the verifier) and
  *   verifies the ID token with jose against the issuer's keys (the endpoint's IssuerKeys: one
  *   discovery and one key cache per issuer): signature, issuer, audience = client id, `azp`, nonce.
- * - `grant` seals a proof (the signed-in user's digest, bound to the id, short-lived) into a cookie;
- *   `proofHolds` checks it on the form and on every submit.
+ * - `grant` seals a proof (the signed-in user's digest, bound to the id, short-lived) into a cookie
+ *   of that id's own; `proofHolds` checks it on the form and on every submit.
  * The authorization code, tokens and verifier are never logged or shown.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -31,7 +31,11 @@ import type { SignInRefusal } from "./page-html.ts";
 /** Where the authorization server sends the user back (registered as the client's redirect URI). */
 export const SIGN_IN_CALLBACK_PATH = "/elicitations/callback";
 export const BINDING_COOKIE = "atrium-elicitation-sign-in";
-export const PROOF_COOKIE = "atrium-elicitation-signed-in";
+const BINDING = /^[A-Za-z0-9_-]{43}$/;
+/** The proof's cookie: one per elicitation (named by a hash of its id), so two open links do not undo each other. */
+export function proofCookie(id: string): string {
+  return `atrium-elicitation-signed-in-${createHash("sha256").update(id).digest("base64url").slice(0, 16)}`;
+}
 /** Time to sign in: as long as an elicitation lives at most. */
 const STATE_TTL_SECONDS = 900;
 /** How long a sign-in lets the page take a credential for its id. */
@@ -97,7 +101,8 @@ export class ElicitationSignIn {
       i: id,
       v: randomBytes(32).toString("base64url"),
       n: randomBytes(32).toString("base64url"),
-      b: randomBytes(32).toString("base64url"),
+      // Kept when the browser has one, so that sign-ins in two tabs do not undo each other.
+      b: bindingOf(request) ?? randomBytes(32).toString("base64url"),
       x: Math.floor(Date.now() / 1000) + STATE_TTL_SECONDS,
     };
     reply.header("set-cookie", cookie(request, BINDING_COOKIE, state.b, STATE_TTL_SECONDS));
@@ -126,7 +131,7 @@ export class ElicitationSignIn {
     const sealed = JSON.parse(opened.plaintext.toString("utf8")) as SignInState;
     if (!isElicitationId(sealed.i)) return { ok: false, refusal: "state" };
     if (Date.now() / 1000 >= sealed.x) return { ok: false, refusal: "expired", id: sealed.i };
-    if (cookieValue(request, BINDING_COOKIE) !== sealed.b) return { ok: false, refusal: "browser", id: sealed.i };
+    if (bindingOf(request) !== sealed.b) return { ok: false, refusal: "browser", id: sealed.i };
     return { ok: true, state: sealed };
   }
 
@@ -184,16 +189,12 @@ export class ElicitationSignIn {
   grant(request: FastifyRequest, reply: FastifyReply, id: string, user: { iss: string; sub: string }): void {
     const proof = JSON.stringify({ d: principalDigest(user), x: Math.floor(Date.now() / 1000) + PROOF_TTL_SECONDS });
     const sealed = this.keyring.seal("sign-in-proof", Buffer.from(proof), id);
-    // The binding cookie has served its purpose: a second callback with the same state fails.
-    reply.header("set-cookie", [
-      cookie(request, PROOF_COOKIE, sealed, PROOF_TTL_SECONDS),
-      cookie(request, BINDING_COOKIE, "", 0),
-    ]);
+    reply.header("set-cookie", cookie(request, proofCookie(id), sealed, PROOF_TTL_SECONDS));
   }
 
   /** Whether this browser signed in, for this elicitation id, as the user whose digest it holds. */
   proofHolds(request: FastifyRequest, id: string, digest: string): boolean {
-    const sealed = cookieValue(request, PROOF_COOKIE);
+    const sealed = cookieValue(request, proofCookie(id));
     if (sealed === undefined || sealed.length > MAX_STATE_LENGTH) return false;
     const opened = this.keyring.open("sign-in-proof", sealed, id);
     if (!opened.ok) return false;
@@ -248,6 +249,11 @@ function redirectUri(request: FastifyRequest): string {
 function cookie(request: FastifyRequest, name: string, value: string, maxAge: number): string {
   const secure = request.protocol === "https" || request.headers["x-forwarded-proto"] === "https";
   return `${name}=${value}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+function bindingOf(request: FastifyRequest): string | undefined {
+  const value = cookieValue(request, BINDING_COOKIE);
+  return value !== undefined && BINDING.test(value) ? value : undefined;
 }
 
 function cookieValue(request: FastifyRequest, name: string): string | undefined {
