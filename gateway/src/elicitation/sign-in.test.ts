@@ -153,6 +153,22 @@ describe("the sign-in's checks of the authorization server's answers", () => {
     });
   });
 
+  it("a state past its expiry is refused, naming its elicitation for a new sign-in", async () => {
+    const keyring = new ClusterKeyring([randomBytes(32)]);
+    const flow = new ElicitationSignIn(keyring, () => {
+      throw new Error("not asked: the state is refused first");
+    });
+    const id = newElicitationId();
+    const binding = randomBytes(32).toString("base64url");
+    const past = { i: id, v: "v", n: "n", b: binding, x: Math.floor(Date.now() / 1000) - 1 };
+    const state = keyring.seal("sign-in-state", Buffer.from(JSON.stringify(past)), "");
+    expect(flow.openState(exchange(`${BINDING_COOKIE}=${binding}`).request, state)).toEqual({
+      ok: false,
+      refusal: "expired",
+      id,
+    });
+  });
+
   it("a state opens only with this cluster's key, in the browser that started it", async () => {
     const flow = signIn();
     const started = exchange();
