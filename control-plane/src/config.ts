@@ -4,6 +4,7 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { parseOrigins } from "@atrium/contract/origins";
 import { type KeySet, keySetFromEnv } from "./secrets/key-set.ts";
 
 export interface ControlPlaneConfig {
@@ -38,6 +39,8 @@ export interface ControlPlaneConfig {
   logFile?: string;
   /** A built web UI (`vite build` output) served at `/`; none served when unset (ATRIUM_UI_DIR). */
   uiDir: string | undefined;
+  /** Gateway origins the web UI's playground may call (its CSP connect-src; ATRIUM_UI_GATEWAY_ORIGINS). */
+  uiGatewayOrigins?: string[];
   /** Keys of secret values (ATRIUM_ENCRYPTION_KEYS, _ACTIVE_KEY_ID, _LEGACY_KEY); see secrets/startup.ts when absent. */
   encryption: KeySet | undefined;
 }
@@ -95,6 +98,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlan
     maxConnectionsPerAddress: positive(env, "ATRIUM_MAX_CONNECTIONS_PER_ADDRESS", 1024),
     logLevel: env.ATRIUM_LOG_LEVEL || "info",
     uiDir: env.ATRIUM_UI_DIR || undefined,
+    uiGatewayOrigins: parseOrigins("ATRIUM_UI_GATEWAY_ORIGINS", env.ATRIUM_UI_GATEWAY_ORIGINS),
     encryption: env.ATRIUM_ENCRYPTION_KEYS ? keySetFromEnv(env) : undefined,
   };
 }

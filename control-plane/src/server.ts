@@ -49,7 +49,10 @@ const MAX_PARAM_LENGTH = 100;
 
 export async function buildServer(context: AppContext): Promise<FastifyInstance> {
   // Read before anything listens: a wrong ATRIUM_UI_DIR stops the start with what to fix.
-  const uiBundle = context.config.uiDir === undefined ? undefined : readUiBundle(context.config.uiDir);
+  const uiBundle =
+    context.config.uiDir === undefined
+      ? undefined
+      : readUiBundle(context.config.uiDir, context.config.uiGatewayOrigins);
   const app = Fastify({
     logger: {
       level: context.config.logLevel,

@@ -34,18 +34,24 @@ const CONTENT_TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-/** Same-origin only: no inline script or style, no framing, no plugins. */
-export const UI_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+/**
+ * Same-origin only: no inline script or style, no framing, no plugins; the page connects to its
+ * own origin and to the gateway origins configured for the playground (none by default).
+ */
+export function uiContentSecurityPolicy(gatewayOrigins: string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    ["connect-src 'self'", ...gatewayOrigins].join(" "),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+export const UI_CONTENT_SECURITY_POLICY = uiContentSecurityPolicy();
 
 interface UiFile {
   body: Buffer;
@@ -60,6 +66,7 @@ export interface UiBundle {
   dir: string;
   /** By URL path, e.g. `/index.html`, `/assets/index-3f2a.js`. */
   files: Map<string, UiFile>;
+  contentSecurityPolicy: string;
 }
 
 export class UiBundleError extends Error {
@@ -73,7 +80,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Reads a built bundle; throws a UiBundleError that says what to fix when `dir` is not one. */
-export function readUiBundle(dir: string): UiBundle {
+export function readUiBundle(dir: string, gatewayOrigins: string[] = []): UiBundle {
   if (!existsSync(join(dir, "index.html"))) {
     throw new UiBundleError(
       `ATRIUM_UI_DIR '${dir}' holds no index.html: point it at a built web UI (\`atrium run --ui\` builds one), or unset it`,
@@ -101,7 +108,7 @@ export function readUiBundle(dir: string): UiBundle {
       cacheControl: urlPath.startsWith(HASHED_PREFIX) ? "public, max-age=31536000, immutable" : "no-cache",
     });
   }
-  return { dir, files };
+  return { dir, files, contentSecurityPolicy: uiContentSecurityPolicy(gatewayOrigins) };
 }
 
 /** The file a GET path names, index.html for an app route, or undefined (a 404). */
@@ -120,13 +127,13 @@ function fileFor(bundle: UiBundle, url: string): UiFile | undefined {
   return bundle.files.get("/index.html");
 }
 
-function send(file: UiFile, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function send(bundle: UiBundle, file: UiFile, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   reply.headers({
     "content-type": file.type,
     "cache-control": file.cacheControl,
     etag: file.etag,
     vary: "accept-encoding",
-    "content-security-policy": UI_CONTENT_SECURITY_POLICY,
+    "content-security-policy": bundle.contentSecurityPolicy,
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",
@@ -141,7 +148,7 @@ export const uiRoutes: FastifyPluginAsync<{ bundle: UiBundle }> = async (app, { 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const file = fileFor(bundle, request.url);
     if (!file) throw errors.routeNotFound(request.method, withoutQuery(request.url));
-    return send(file, request, reply);
+    return send(bundle, file, request, reply);
   };
   // Static routes (the API's) win over the wildcard in fastify's router.
   app.get("/", { schema: { hide: true } }, serve);

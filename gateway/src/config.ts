@@ -8,6 +8,7 @@ import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import { gatewayRegistration } from "@atrium/contract";
 import { envAllowPatterns, envPolicy } from "./env-policy.ts";
+import { corsOrigins } from "./mcp/cors.ts";
 
 export interface GatewayConfig {
   host: string;
@@ -43,6 +44,8 @@ export interface GatewayConfig {
    * localhost, and ATRIUM_GATEWAY_ALLOWED_HOSTS; undefined when that variable is `*`.
    */
   allowedHosts: Set<string> | undefined;
+  /** Browser origins that may call the MCP endpoints (CORS, ATRIUM_GATEWAY_CORS_ORIGINS); none when absent. */
+  corsOrigins?: string[];
   /** The management listener (/q/metrics and health), apart from the public MCP port; loopback by default. */
   managementHost: string;
   managementPort: number;
@@ -140,6 +143,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     maxResultBytes: integer(env, "ATRIUM_GATEWAY_MAX_RESULT_BYTES", 1024 * 1024),
     logLevel: env.ATRIUM_LOG_LEVEL || "info",
     allowedHosts: allowedHosts(fqdns, env.ATRIUM_GATEWAY_ALLOWED_HOSTS ?? ""),
+    corsOrigins: corsOrigins(env.ATRIUM_GATEWAY_CORS_ORIGINS),
     managementHost: env.ATRIUM_GATEWAY_MANAGEMENT_HOST || "127.0.0.1",
     managementPort,
     maxBatchSize: integer(env, "ATRIUM_GATEWAY_MAX_BATCH_SIZE", 32),

@@ -33,6 +33,7 @@ export interface GatewayParts {
     | "logLevel"
     | "logFile"
     | "allowedHosts"
+    | "corsOrigins"
     | "managementHost"
     | "managementPort"
     | "maxBatchSize"
@@ -83,6 +84,7 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
       ...parts,
       maxResultBytes: parts.config.maxResultBytes,
       allowedHosts: parts.config.allowedHosts,
+      corsOrigins: parts.config.corsOrigins,
       maxBatchSize: parts.config.maxBatchSize,
       auth,
       audit: parts.audit ?? new AuditLog(),

@@ -17,6 +17,7 @@ import type { LimitRefusal } from "../limits.ts";
 import type { GatewayMetrics, ToolOutcomeWord } from "../metrics.ts";
 import type { ExpositionRegistry, ServedExposition } from "../registry.ts";
 import { answerBatch } from "./batch.ts";
+import { mcpCors } from "./cors.ts";
 import { checkToolAccess } from "./dispatch.ts";
 import { handleLegacy, initialize, sessionOf } from "./legacy.ts";
 import { handleModern, isModern } from "./modern.ts";
@@ -38,6 +39,8 @@ import type { Session, SessionSigner } from "./sessions.ts";
 export interface EndpointOptions {
   /** Host names accepted in Host and Origin; undefined accepts any. */
   allowedHosts: Set<string> | undefined;
+  /** Browser origins answered with CORS headers (ATRIUM_GATEWAY_CORS_ORIGINS); none when absent. */
+  corsOrigins?: string[];
   registry: ExpositionRegistry;
   backends: Backends;
   sessions: SessionSigner;
@@ -52,6 +55,7 @@ export interface EndpointOptions {
 }
 
 const ALLOW = "POST, DELETE";
+const PATHS = ["/mcp/:id", "/mcp/:organization/:name"];
 
 function send(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}) {
   return reply.status(status).headers(headers).type("application/json").send(body);
@@ -90,6 +94,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     send(reply, status, errorResponse(null, code, message));
   });
 
+  const corsListed = mcpCors(app, PATHS, options.corsOrigins ?? []);
   const byId = (request: FastifyRequest) => (request.params as { id?: string }).id !== undefined;
   const lookup = (request: FastifyRequest): ServedExposition | undefined => {
     const params = request.params as { id?: string; organization?: string; name?: string };
@@ -116,7 +121,8 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
 
   /** 403 for a foreign Host/Origin, 404 for an unknown exposition; undefined when the request may go on. */
   const refusal = (request: FastifyRequest, served: ServedExposition | undefined) => {
-    if (!hostAllowed(request.headers.host, false) || !hostAllowed(request.headers.origin, true)) {
+    const { origin } = request.headers;
+    if (!hostAllowed(request.headers.host, false) || !(hostAllowed(origin, true) || corsListed(origin ?? ""))) {
       return {
         status: 403,
         message: "Forbidden: Host or Origin is not one of this gateway's names (DNS-rebinding protection)",
@@ -429,7 +435,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     });
   };
 
-  for (const path of ["/mcp/:id", "/mcp/:organization/:name"]) {
+  for (const path of PATHS) {
     app.post(path, post);
     app.delete(path, remove);
     app.get(path, get);
@@ -452,7 +458,8 @@ function answer(request: FastifyRequest, reply: FastifyReply, id: JsonRpcId, res
   const headers: Record<string, string | number> = {
     "content-type": "application/json",
     "content-length": length,
-    vary: "accept-encoding",
+    // Beside a CORS Vary: Origin already set on the raw response.
+    vary: [reply.raw.getHeader("vary"), "accept-encoding"].filter(Boolean).join(", "),
   };
   if (gzip) headers["content-encoding"] = "gzip";
   // Straight to the socket: fastify would copy megabytes into one string or buffer first.
