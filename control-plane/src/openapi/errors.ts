@@ -287,9 +287,20 @@ export function selfApplied(name: string, location: SourceLocation): OpenApiImpo
 export function invalidPattern(pattern: unknown, reason: string, location: SourceLocation): OpenApiImportError {
   return new OpenApiImportError(
     "OPENAPI_INVALID",
-    `The OpenAPI document is invalid: pattern ${JSON.stringify(pattern)}${describeLocation(location)} is not a regular expression the gateways can enforce (ECMAScript, unicode mode, as JSON Schema validators compile it): ${reason}. Correct the pattern (e.g. escape only characters that need it) or remove it`,
+    `The OpenAPI document is invalid: pattern ${patternText(pattern)}${describeLocation(location)} is not a regular expression the gateways can enforce (ECMAScript, unicode mode, as JSON Schema validators compile it): ${reason}. Correct the pattern (e.g. escape only characters that need it) or remove it`,
     location,
   );
+}
+
+/**
+ * A pattern as a message quotes it: a string or another scalar as JSON; a list or an object only
+ * by its brackets, since it comes dereferenced: a `$ref` may have made it large, or part of a cycle
+ * (`pattern: {$ref: "#/paths"}`, found by the import fuzz test).
+ */
+function patternText(pattern: unknown): string {
+  if (Array.isArray(pattern)) return pattern.length === 0 ? "[]" : "[…]";
+  if (typeof pattern === "object" && pattern !== null) return Object.keys(pattern).length === 0 ? "{}" : "{…}";
+  return JSON.stringify(pattern) ?? String(pattern);
 }
 
 export function invalidSchema(problem: string, location: SourceLocation): OpenApiImportError {

@@ -593,6 +593,29 @@ describe("importOpenApi: syntax and validation errors", () => {
     expect(error.location?.pointer).toBe("/paths/~1a~1{id}/parameters/0/schema/additionalProperties/not/pattern");
   });
 
+  it("refuses a pattern that a $ref makes an object containing itself, without quoting it (found by the import fuzz test)", async () => {
+    // 3.1's meta-schema does not look inside schemas: the $ref is dereferenced, and the pattern is
+    // then the paths object, which holds this very schema. Its serialization crashed the import.
+    const error = await importError({
+      text: JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/a": {
+            get: {
+              parameters: [{ name: "q", in: "query", schema: { type: "string", pattern: { $ref: "#/paths" } } }],
+              responses: { "200": { description: "ok" } },
+            },
+          },
+        },
+      }),
+    });
+    expect(error.code).toBe("OPENAPI_INVALID");
+    expect(error.message).toContain("pattern {…}");
+    expect(error.message).toContain("it is not a string");
+    expect(error.location).toMatchObject({ pointer: "/paths/~1a/get/parameters/0/schema/pattern", line: 1 });
+  });
+
   it("refuses a schema the gateways could not compile, naming the keyword; in a shared schema too (found by the import fuzz test)", async () => {
     const document = (body: unknown, components: Record<string, unknown> = {}) =>
       JSON.stringify({
