@@ -4,18 +4,43 @@
  */
 import { Fragment, type ReactNode, useEffect, useRef, useState } from "react";
 import { api, readSession, type Session, saveSession, whenSessionEnds } from "./api.ts";
+import { ApiTokensPage } from "./api-tokens.tsx";
+import { CustomDefinitionsPage, KINDS } from "./custom-definitions.tsx";
+import { GatewaysPage } from "./gateways.tsx";
 import { Link } from "./link.tsx";
 import { navigate, ROUTES, useLocation } from "./router.ts";
+import { SecretsPage } from "./secrets.tsx";
 import { ServiceDetailPage } from "./service-detail.tsx";
 import { ServicesPage } from "./services.tsx";
 import { SignInPage } from "./sign-in.tsx";
 
 /** The navigation: only pages that exist. */
-const NAVIGATION = [{ path: ROUTES.services, label: "Services" }];
+const NAVIGATION = [
+  { path: ROUTES.services, label: "Services" },
+  { path: "/gateways", label: "Gateways" },
+  { path: KINDS.tools.path, label: "Custom" },
+  { path: "/api-tokens", label: "API tokens" },
+  { path: "/secrets", label: "Secrets" },
+];
+
+/** Pages without a parameter: the path, its navigation entry, its title. */
+const ADMIN_PAGES: Record<string, { section: string; title: string; content: () => ReactNode }> = {
+  "/gateways": { section: "/gateways", title: "Gateways", content: () => <GatewaysPage /> },
+  "/api-tokens": { section: "/api-tokens", title: "API tokens", content: () => <ApiTokensPage /> },
+  "/secrets": { section: "/secrets", title: "Secrets", content: () => <SecretsPage /> },
+  ...Object.fromEntries(
+    Object.values(KINDS).map((kind) => [
+      kind.path,
+      { section: KINDS.tools.path, title: kind.title, content: () => <CustomDefinitionsPage kind={kind} /> },
+    ]),
+  ),
+};
 
 /** What a path shows: its navigation entry, the tab's title and the page. */
 function pageFor(path: string): { section: string | undefined; title: string; content: ReactNode } {
   if (path === ROUTES.services) return { section: ROUTES.services, title: "Services", content: <ServicesPage /> };
+  const admin = Object.hasOwn(ADMIN_PAGES, path) ? ADMIN_PAGES[path] : undefined;
+  if (admin) return { section: admin.section, title: admin.title, content: admin.content() };
   const service = /^\/services\/([^/]+)$/.exec(path)?.[1];
   if (service !== undefined) {
     return {

@@ -1,62 +1,31 @@
 /** Services: the organization's imported APIs (loading, empty and error states, each linked to its detail) and the import form. */
-import { useCallback, useEffect, useState } from "react";
-import { api, attempt, describeFailure } from "./api.ts";
+import { api } from "./api.ts";
 import { ImportForm, type ServiceView } from "./import-form.tsx";
 import { Link } from "./link.tsx";
+import { ListingView, useListing, When } from "./listing.tsx";
 import { ROUTES } from "./router.ts";
 import { Table } from "./table.tsx";
 
-type Listing = { state: "loading" } | { state: "failed"; message: string } | { state: "loaded"; items: ServiceView[] };
-
 export function ServicesPage() {
-  const [listing, setListing] = useState<Listing>({ state: "loading" });
-
-  const load = useCallback(async () => {
-    setListing({ state: "loading" });
-    const { data, error, response } = await attempt(() => api.GET("/api/v1/services"));
-    setListing(
-      data ? { state: "loaded", items: data.items } : { state: "failed", message: describeFailure(error, response) },
-    );
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
+  const { listing, reload } = useListing(() => api.GET("/api/v1/services"));
   return (
     <section aria-labelledby="services-title">
       <h1 id="services-title">Services</h1>
       <p className="lead">The APIs of your organization, each imported from an OpenAPI document.</p>
-      <ServiceList listing={listing} onRetry={load} />
-      <ImportForm onImported={load} />
+      <ListingView
+        listing={listing}
+        what="services"
+        empty="No services yet. Import an OpenAPI document below to create the first one."
+        onRetry={reload}
+      >
+        {(items) => <ServiceList items={items} />}
+      </ListingView>
+      <ImportForm onImported={reload} />
     </section>
   );
 }
 
-function ServiceList({ listing, onRetry }: { listing: Listing; onRetry: () => void }) {
-  if (listing.state === "loading") {
-    return (
-      <p className="placeholder" role="status">
-        Loading services…
-      </p>
-    );
-  }
-  if (listing.state === "failed") {
-    return (
-      <div className="error" role="alert">
-        <p>Could not load the services: {listing.message}</p>
-        <button type="button" className="secondary" onClick={onRetry}>
-          Try again
-        </button>
-      </div>
-    );
-  }
-  if (listing.items.length === 0) {
-    return (
-      <p className="placeholder" role="status">
-        No services yet. Import an OpenAPI document below to create the first one.
-      </p>
-    );
-  }
+function ServiceList({ items }: { items: ServiceView[] }) {
   return (
     <Table
       caption="Services"
@@ -69,7 +38,7 @@ function ServiceList({ listing, onRetry }: { listing: Listing; onRetry: () => vo
         { label: "Imported", wideOnly: true },
       ]}
     >
-      {listing.items.map((service) => (
+      {items.map((service) => (
         <tr key={service.id}>
           <th scope="row">
             <Link href={`${ROUTES.services}/${encodeURIComponent(service.id)}`}>{service.name}</Link>
@@ -79,7 +48,7 @@ function ServiceList({ listing, onRetry }: { listing: Listing; onRetry: () => vo
           <td className="wide-only">{service.openapiVersion}</td>
           <td className="number">{service.operationCount}</td>
           <td className="wide-only">
-            <time dateTime={service.createdAt}>{new Date(service.createdAt).toLocaleString()}</time>
+            <When at={service.createdAt} />
           </td>
         </tr>
       ))}

@@ -1,0 +1,152 @@
+/**
+ * API tokens: the list (never the values), a new token's value shown once with a copy button and
+ * a warning, and revocation behind a confirmation.
+ */
+import { type FormEvent, useState } from "react";
+import type { paths } from "../api/generated/schema.d.ts";
+import { api, attempt, describeFailure } from "./api.ts";
+import { ConfirmButton } from "./confirm.tsx";
+import { formatLabels } from "./labels.ts";
+import { ListingView, useListing, When } from "./listing.tsx";
+import { OneTimeSecret } from "./one-time-secret.tsx";
+import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
+import { Table } from "./table.tsx";
+
+type Role = NonNullable<paths["/api/v1/api-tokens"]["post"]["requestBody"]["content"]["application/json"]["role"]>;
+const ROLES: { value: Role; label: string }[] = [
+  { value: "gateway", label: "gateway: registers gateways and reads their change stream" },
+  { value: "operator", label: "operator: what the Kubernetes operator reconciles" },
+  { value: "admin", label: "admin: the organization's records" },
+];
+
+export function ApiTokensPage() {
+  const { listing, reload } = useListing(() => api.GET("/api/v1/api-tokens"));
+  const [outcome, setOutcome] = useState<Outcome>({});
+
+  return (
+    <section aria-labelledby="tokens-title">
+      <h1 id="tokens-title">API tokens</h1>
+      <p className="lead">Tokens for gateways, the operator and automation. Their values are shown once, when made.</p>
+      <OutcomeView outcome={outcome} />
+      <ListingView listing={listing} what="API tokens" empty="No API tokens yet. Create one below." onRetry={reload}>
+        {(items) => (
+          <Table
+            caption="API tokens"
+            columns={[
+              { label: "Name" },
+              { label: "Role" },
+              { label: "Bounds", wideOnly: true },
+              { label: "Expires", wideOnly: true },
+              { label: "Actions" },
+            ]}
+          >
+            {items.map((token) => (
+              <tr key={token.id}>
+                <th scope="row">{token.name}</th>
+                <td>{token.role}</td>
+                <td className="wide-only">
+                  {[
+                    token.allowedFqdns ? `FQDNs: ${token.allowedFqdns.join(", ")}` : "",
+                    token.requiredLabels ? `labels: ${formatLabels(token.requiredLabels).join(", ")}` : "",
+                  ]
+                    .filter(Boolean)
+                    .join("; ") || <span className="muted">none</span>}
+                </td>
+                <td className="wide-only">
+                  <When at={token.expiresAt} />
+                </td>
+                <td>
+                  <ConfirmButton
+                    action="Revoke"
+                    subject={`token ${token.name}`}
+                    consequence="Whatever uses it is refused from now on."
+                    onConfirm={async () => {
+                      setOutcome({});
+                      const { error, response } = await attempt(() =>
+                        api.DELETE("/api/v1/api-tokens/{id}", { params: { path: { id: token.id } } }),
+                      );
+                      if (!response?.ok) {
+                        setOutcome({ failure: `Could not revoke ${token.name}: ${describeFailure(error, response)}` });
+                        return;
+                      }
+                      setOutcome({ done: `Revoked the token ${token.name}.` });
+                      await reload();
+                    }}
+                  />
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </ListingView>
+      <TokenForm onCreated={reload} />
+    </section>
+  );
+}
+
+function TokenForm({ onCreated }: { onCreated: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const [created, setCreated] = useState<{ name: string; token: string }>();
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    setBusy(true);
+    setFailure(undefined);
+    setCreated(undefined);
+    const { data, error, response } = await attempt(() =>
+      api.POST("/api/v1/api-tokens", {
+        body: {
+          name: String(form.get("name") ?? "").trim(),
+          role: String(form.get("role")) as Role,
+          validityDays: Number(form.get("validityDays")),
+        },
+      }),
+    );
+    setBusy(false);
+    if (!data) {
+      setFailure(`The token was not created: ${describeFailure(error, response)}`);
+      return;
+    }
+    formElement.reset();
+    setCreated({ name: data.name, token: data.token });
+    onCreated();
+  }
+
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="token-form-title">
+      <h2 id="token-form-title">Create an API token</h2>
+      <div className="row">
+        <label>
+          Token name
+          <input name="name" required autoComplete="off" placeholder="gateways-eu" />
+        </label>
+        <label>
+          Valid for (days)
+          <input name="validityDays" type="number" required defaultValue={90} />
+        </label>
+      </div>
+      <label>
+        Role
+        <select name="role" defaultValue="gateway">
+          {ROLES.map((role) => (
+            <option key={role.value} value={role.value}>
+              {role.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <OutcomeView outcome={{ failure }} />
+      {created ? (
+        <OneTimeSecret
+          label={`The new token ${created.name}`}
+          value={created.token}
+          onDone={() => setCreated(undefined)}
+        />
+      ) : null}
+      <FormButtons busy={busy} label="Create token" busyLabel="Creating…" />
+    </form>
+  );
+}

@@ -1,0 +1,56 @@
+/** A destructive action behind a confirmation in the page (no dialog box): the first click asks, the second acts. */
+import { useEffect, useRef, useState } from "react";
+
+export function ConfirmButton(props: {
+  /** The button's words: "Revoke", "Delete". */
+  action: string;
+  /** What is acted on, for the question and the buttons' accessible names. */
+  subject: string;
+  /** What follows, in words: "Gateways using it are refused at once." */
+  consequence: string;
+  onConfirm: () => Promise<void> | void;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const confirm = useRef<HTMLButtonElement>(null);
+  // Keyboard users land on the question's answer.
+  useEffect(() => {
+    if (asking) confirm.current?.focus();
+  }, [asking]);
+  if (!asking) {
+    return (
+      <button
+        type="button"
+        className="secondary danger"
+        aria-label={`${props.action} ${props.subject}`}
+        onClick={() => setAsking(true)}
+      >
+        {props.action}
+      </button>
+    );
+  }
+  return (
+    <fieldset className="confirm">
+      <legend>
+        {props.action} {props.subject}? {props.consequence}
+      </legend>
+      <button
+        ref={confirm}
+        type="button"
+        className="danger"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          await props.onConfirm();
+          setBusy(false);
+          setAsking(false);
+        }}
+      >
+        Yes, {props.action.toLowerCase()}
+      </button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </fieldset>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * Secrets, write-only: the list shows names and dates; a value is typed to create or replace a
+ * secret and is never shown, echoed or read back (the API has no way to read it).
+ */
+import { type FormEvent, useState } from "react";
+import { api, attempt, describeFailure } from "./api.ts";
+import { ConfirmButton } from "./confirm.tsx";
+import { ListingView, useListing, When } from "./listing.tsx";
+import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
+import { Table } from "./table.tsx";
+
+export function SecretsPage() {
+  const { listing, reload } = useListing(() => api.GET("/api/v1/secrets"));
+  const [outcome, setOutcome] = useState<Outcome>({});
+  const [replacing, setReplacing] = useState<{ id: string; name: string }>();
+
+  return (
+    <section aria-labelledby="secrets-title">
+      <h1 id="secrets-title">Secrets</h1>
+      <p className="lead">
+        Values that plans use without showing them, such as backend credentials. A value can be replaced, never read.
+      </p>
+      <OutcomeView outcome={outcome} />
+      <ListingView listing={listing} what="secrets" empty="No secrets yet. Create one below." onRetry={reload}>
+        {(items) => (
+          <Table
+            caption="Secrets"
+            columns={[{ label: "Name" }, { label: "Updated", wideOnly: true }, { label: "Actions" }]}
+          >
+            {items.map((secret) => (
+              <tr key={secret.id}>
+                <th scope="row">{secret.name}</th>
+                <td className="wide-only">
+                  <When at={secret.updatedAt} />
+                </td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Replace the value of ${secret.name}`}
+                    onClick={() => setReplacing({ id: secret.id, name: secret.name })}
+                  >
+                    Replace
+                  </button>
+                  <ConfirmButton
+                    action="Delete"
+                    subject={`secret ${secret.name}`}
+                    consequence="Plans that use it can no longer reach their backend with it."
+                    onConfirm={async () => {
+                      const { error, response } = await attempt(() =>
+                        api.DELETE("/api/v1/secrets/{id}", { params: { path: { id: secret.id } } }),
+                      );
+                      setOutcome(
+                        response?.ok
+                          ? { done: `Deleted the secret ${secret.name}.` }
+                          : { failure: `Could not delete ${secret.name}: ${describeFailure(error, response)}` },
+                      );
+                      if (response?.ok) await reload();
+                    }}
+                  />
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </ListingView>
+      <SecretForm
+        key={replacing?.id ?? "new"}
+        replacing={replacing}
+        onCancel={() => setReplacing(undefined)}
+        onSaved={(done) => {
+          setReplacing(undefined);
+          setOutcome({ done });
+          void reload();
+        }}
+      />
+    </section>
+  );
+}
+
+/** Creates a secret, or replaces the value of `replacing`. The value field is emptied whatever the answer. */
+function SecretForm(props: {
+  replacing: { id: string; name: string } | undefined;
+  onCancel: () => void;
+  onSaved: (done: string) => void;
+}) {
+  const { replacing } = props;
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const value = String(form.get("value") ?? "");
+    const name = replacing?.name ?? String(form.get("name") ?? "").trim();
+    // The value leaves the field at once: it is never on screen longer than the request.
+    const field = formElement.elements.namedItem("value");
+    if (field instanceof HTMLInputElement) field.value = "";
+    setBusy(true);
+    setFailure(undefined);
+    const { data, error, response } = await attempt(() =>
+      replacing
+        ? api.PUT("/api/v1/secrets/{id}", { params: { path: { id: replacing.id } }, body: { value } })
+        : api.POST("/api/v1/secrets", { body: { name, value } }),
+    );
+    setBusy(false);
+    if (!data) {
+      setFailure(`The secret was not saved: ${describeFailure(error, response)}`);
+      return;
+    }
+    formElement.reset();
+    props.onSaved(replacing ? `Replaced the value of ${data.name}.` : `Created the secret ${data.name}.`);
+  }
+
+  const title = replacing ? `Replace the value of ${replacing.name}` : "Create a secret";
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="secret-form-title">
+      <h2 id="secret-form-title">{title}</h2>
+      {replacing ? null : (
+        <label>
+          Secret name
+          <input name="name" required autoComplete="off" placeholder="petstore-backend-key" />
+        </label>
+      )}
+      <label>
+        Value
+        <input
+          name="value"
+          type="password"
+          required
+          autoComplete="new-password"
+          aria-describedby="secret-value-help"
+          // biome-ignore lint/a11y/noAutofocus: the replace button leads here; focus follows
+          autoFocus={replacing !== undefined}
+        />
+      </label>
+      <p id="secret-value-help" className="help">
+        Write-only: after saving, the value cannot be shown again, only replaced.
+      </p>
+      <OutcomeView outcome={{ failure }} />
+      <FormButtons
+        busy={busy}
+        label={replacing ? "Replace value" : "Create secret"}
+        busyLabel="Saving…"
+        onCancel={replacing ? props.onCancel : undefined}
+      />
+    </form>
+  );
+}
