@@ -8,6 +8,8 @@ import { ApiTokensPage } from "./api-tokens.tsx";
 import { CustomDefinitionsPage, KINDS } from "./custom-definitions.tsx";
 import { GatewaysPage } from "./gateways.tsx";
 import { Link } from "./link.tsx";
+import { NewPlanPage, PlanPage } from "./plan-page.tsx";
+import { PlansPage } from "./plans.tsx";
 import { navigate, ROUTES, useLocation } from "./router.ts";
 import { SecretsPage } from "./secrets.tsx";
 import { ServiceDetailPage } from "./service-detail.tsx";
@@ -17,6 +19,7 @@ import { SignInPage } from "./sign-in.tsx";
 /** The navigation: only pages that exist. */
 const NAVIGATION = [
   { path: ROUTES.services, label: "Services" },
+  { path: ROUTES.plans, label: "Plans" },
   { path: "/gateways", label: "Gateways" },
   { path: KINDS.tools.path, label: "Custom" },
   { path: "/api-tokens", label: "API tokens" },
@@ -41,6 +44,16 @@ function pageFor(path: string): { section: string | undefined; title: string; co
   if (path === ROUTES.services) return { section: ROUTES.services, title: "Services", content: <ServicesPage /> };
   const admin = Object.hasOwn(ADMIN_PAGES, path) ? ADMIN_PAGES[path] : undefined;
   if (admin) return { section: admin.section, title: admin.title, content: admin.content() };
+  if (path === ROUTES.plans) return { section: ROUTES.plans, title: "Configuration plans", content: <PlansPage /> };
+  if (path === `${ROUTES.plans}/new`) return { section: ROUTES.plans, title: "New plan", content: <NewPlanPage /> };
+  const plan = /^\/plans\/([^/]+)$/.exec(path)?.[1];
+  if (plan !== undefined) {
+    return {
+      section: ROUTES.plans,
+      title: "Configuration plan",
+      content: <PlanPage id={decodeURIComponentSafely(plan)} />,
+    };
+  }
   const service = /^\/services\/([^/]+)$/.exec(path)?.[1];
   if (service !== undefined) {
     return {

@@ -1,7 +1,7 @@
 /** The app's few routes, on the History API: the control plane answers every such path with index.html. */
 import { useEffect, useState } from "react";
 
-export const ROUTES = { signIn: "/sign-in", services: "/services" } as const;
+export const ROUTES = { signIn: "/sign-in", services: "/services", plans: "/plans" } as const;
 
 /** Dispatched by navigate(): unlike popstate, it also fires when the path stays the same. */
 const NAVIGATED = "atrium:navigated";
