@@ -237,7 +237,8 @@ function DefinitionForm(props: {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
     let content: unknown;
     try {
       content = JSON.parse(String(form.get("definitions") ?? ""));
@@ -262,6 +263,7 @@ function DefinitionForm(props: {
       setFailure(`Not saved: ${describeFailure(error, response)}`);
       return;
     }
+    formElement.reset();
     props.onSaved(editing ? `Saved ${data.name}.` : `Created ${data.name}.`);
   }
 
