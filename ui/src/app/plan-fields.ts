@@ -3,15 +3,15 @@
  * type (lists, `name: value` lines, numbers), read from a plan and turned back into the request
  * body. The body's type is the generated one, so a field the API lacks does not compile.
  */
-import type { paths } from "../api/generated/schema.d.ts";
-import type { Problem } from "./api.ts";
+// Only the generated types: the module is read by node tests too (no DOM, no session).
+import type { components, paths } from "../api/generated/schema.d.ts";
 
 export type PlanBody = paths["/api/v1/configuration-plans"]["post"]["requestBody"]["content"]["application/json"];
 export type PlanView =
   paths["/api/v1/configuration-plans/{id}"]["get"]["responses"][200]["content"]["application/json"];
 /** A saved plan, with the new API key when this answer made one (shown once). */
 export type SavedPlan = paths["/api/v1/configuration-plans"]["post"]["responses"][201]["content"]["application/json"];
-export type FieldError = NonNullable<Problem["errors"]>[number];
+export type FieldError = NonNullable<components["schemas"]["Problem"]["errors"]>[number];
 
 export type ClientAuth = "none" | "apiKey" | "oauth";
 export type SecretSource = "none" | "secretId" | "env" | "oauth2ClientCredentials" | "elicit";
