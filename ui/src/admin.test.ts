@@ -49,7 +49,7 @@ async function check(page: Page, name: string): Promise<void> {
 }
 
 describe("gateways", () => {
-  it("shows each gateway's labels, health, last advertisement and what it serves; creates a group", async () => {
+  it("shows each gateway's labels, health, last advertisement and what it serves; creates a group and edits its labels", async () => {
     const gateways = await tokenClient(controlPlane, "gateway-page");
     await registerGateway(gateways, { id: "gw-eu-1", instanceId: "instance-1" }, { env: "prod", region: "eu" });
     await expose(controlPlane.admin, "pets", { labels: { env: "prod" } });
@@ -78,6 +78,18 @@ describe("gateways", () => {
       items: { name: string; labels: Record<string, string> }[];
     };
     expect(created.items.find((g) => g.name === "staging")?.labels).toEqual({ env: "staging", tier: "web" });
+
+    // Its labels edited: the form opens filled, focus on it.
+    await page.getByRole("button", { name: "Edit group staging" }).click();
+    await page.getByRole("heading", { name: "Edit the group staging" }).waitFor();
+    expect(await page.evaluate("document.activeElement?.getAttribute('name')")).toBe("name");
+    const labels = page.getByLabel("Labels the gateways must carry");
+    expect(await labels.inputValue()).toBe("env=staging\ntier=web");
+    await labels.fill("env=staging\ntier=api");
+    await page.getByRole("button", { name: "Save group" }).click();
+    await poll(() => page.getByRole("status").textContent()).toBe("Saved the gateway group staging.");
+    const saved = (await controlPlane.admin.call("GET", "/api/v1/gateway-groups")).body as typeof created;
+    expect(saved.items.find((g) => g.name === "staging")?.labels).toEqual({ env: "staging", tier: "api" });
   });
 
   it("says why a group is not created", async () => {
@@ -91,7 +103,7 @@ describe("gateways", () => {
     // The control plane's own refusal, in its words: a label key Kubernetes would not accept.
     await page.getByLabel("Labels the gateways must carry").fill("not a key!=x");
     await page.getByRole("button", { name: "Create group" }).click();
-    await poll(() => page.getByRole("alert").textContent()).toMatch(/^The group was not created: .*labels/);
+    await poll(() => page.getByRole("alert").textContent()).toMatch(/^The group was not saved: .*labels/);
     await check(page, "gateways (refused)");
     await screenshot(page, "gateways-refused", 360);
   });
@@ -144,6 +156,17 @@ describe("API tokens", () => {
     await poll(() => page.getByRole("alert").textContent()).toMatch(/^The token was not created: .*validityDays/);
     expect(await page.getByRole("region", { name: /new token/ }).count()).toBe(0);
     await check(page, "API tokens (refused)");
+
+    // A gateway token bound to FQDNs and labels: the list shows its bounds.
+    await page.getByLabel("Valid for (days)").fill("30");
+    await page.getByLabel("Allowed FQDNs (optional)").fill("*.gw.example.com, edge.example.com");
+    await page.getByLabel("Required labels (optional)").fill("env=prod");
+    await page.getByRole("button", { name: "Create token" }).click();
+    await page.getByRole("region", { name: "The new token forever" }).waitFor();
+    const row = page.getByRole("table", { name: "API tokens" }).locator("tbody tr", { hasText: "forever" });
+    await poll(() => row.locator("td").nth(1).textContent()).toBe(
+      "FQDNs: *.gw.example.com, edge.example.com; labels: env=prod",
+    );
   });
 });
 

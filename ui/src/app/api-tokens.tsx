@@ -6,7 +6,7 @@ import { type FormEvent, useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
 import { api, attempt, describeFailure } from "./api.ts";
 import { ConfirmButton } from "./confirm.tsx";
-import { formatLabels } from "./labels.ts";
+import { formatLabels, parseLabels } from "./labels.ts";
 import { ListingView, useListing, When } from "./listing.tsx";
 import { OneTimeSecret } from "./one-time-secret.tsx";
 import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
@@ -88,11 +88,28 @@ function TokenForm({ onCreated }: { onCreated: () => void }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
   const [created, setCreated] = useState<{ name: string; token: string }>();
+  const [role, setRole] = useState<Role>("gateway");
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
+    // A gateway token may be bound to FQDNs and labels; left empty, it is not.
+    const fqdns = String(form.get("allowedFqdns") ?? "")
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    const labels = parseLabels(String(form.get("requiredLabels") ?? ""));
+    if ("error" in labels) {
+      setFailure(`Required labels: ${labels.error}. Write one key=value a line.`);
+      return;
+    }
+    const bounds =
+      role === "gateway"
+        ? {
+            ...(fqdns.length > 0 ? { allowedFqdns: fqdns } : {}),
+            ...(Object.keys(labels.labels).length > 0 ? { requiredLabels: labels.labels } : {}),
+          }
+        : {};
     setBusy(true);
     setFailure(undefined);
     setCreated(undefined);
@@ -100,8 +117,9 @@ function TokenForm({ onCreated }: { onCreated: () => void }) {
       api.POST("/api/v1/api-tokens", {
         body: {
           name: String(form.get("name") ?? "").trim(),
-          role: String(form.get("role")) as Role,
+          role,
           validityDays: Number(form.get("validityDays")),
+          ...bounds,
         },
       }),
     );
@@ -111,6 +129,7 @@ function TokenForm({ onCreated }: { onCreated: () => void }) {
       return;
     }
     formElement.reset();
+    setRole("gateway");
     setCreated({ name: data.name, token: data.token });
     onCreated();
   }
@@ -130,7 +149,7 @@ function TokenForm({ onCreated }: { onCreated: () => void }) {
       </div>
       <label>
         Role
-        <select name="role" defaultValue="gateway">
+        <select name="role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
           {ROLES.map((role) => (
             <option key={role.value} value={role.value}>
               {role.label}
@@ -138,6 +157,30 @@ function TokenForm({ onCreated }: { onCreated: () => void }) {
           ))}
         </select>
       </label>
+      {role === "gateway" ? (
+        <>
+          <div className="row">
+            <label>
+              Allowed FQDNs (optional)
+              <input name="allowedFqdns" autoComplete="off" placeholder="*.gateways.example.com" />
+            </label>
+            <label>
+              Required labels (optional)
+              <textarea
+                name="requiredLabels"
+                rows={2}
+                spellCheck={false}
+                className="code"
+                placeholder="env=production"
+              />
+            </label>
+          </div>
+          <p className="help">
+            Gateways that register with the token may advertise only these FQDNs (exact, or <code>*.domain</code>,
+            separated by spaces) and must carry these labels, one <code>key=value</code> a line.
+          </p>
+        </>
+      ) : null}
       <OutcomeView outcome={{ failure }} />
       {created ? (
         <OneTimeSecret

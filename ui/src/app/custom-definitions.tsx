@@ -274,7 +274,14 @@ function DefinitionForm(props: {
       <div className="row">
         <label>
           Set name
-          <input name="name" required autoComplete="off" defaultValue={editing?.name} />
+          <input
+            name="name"
+            required
+            autoComplete="off"
+            defaultValue={editing?.name}
+            // biome-ignore lint/a11y/noAutofocus: the Edit button leads here; focus follows
+            autoFocus={editing !== undefined}
+          />
         </label>
         <label>
           Service

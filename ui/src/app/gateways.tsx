@@ -21,7 +21,8 @@ export function GatewaysPage() {
   const groups = useListing(() => api.GET("/api/v1/gateway-groups"));
   const gateways = useListing(() => api.GET("/api/v1/gateways"));
   const expositions = useListing(() => api.GET("/api/v1/expositions"));
-  const [deleteFailure, setDeleteFailure] = useState<string>();
+  const [outcome, setOutcome] = useState<Outcome>({});
+  const [editing, setEditing] = useState<Group>();
   const served = expositions.listing.state === "loaded" ? expositions.listing.items : [];
 
   return (
@@ -31,11 +32,7 @@ export function GatewaysPage() {
         Gateway groups choose gateways by the labels they advertise; an Exposition is published on a group.
       </p>
       <h2>Gateway groups</h2>
-      {deleteFailure ? (
-        <p className="error" role="alert">
-          {deleteFailure}
-        </p>
-      ) : null}
+      <OutcomeView outcome={outcome} />
       <ListingView
         listing={groups.listing}
         what="gateway groups"
@@ -63,18 +60,33 @@ export function GatewaysPage() {
                 <td className="wide-only">
                   <Names names={served.filter((e) => e.gatewayGroupId === group.id).map((e) => e.name)} />
                 </td>
-                <td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Edit group ${group.name}`}
+                    onClick={() => {
+                      setOutcome({});
+                      setEditing(group);
+                    }}
+                  >
+                    Edit
+                  </button>
                   <ConfirmButton
                     action="Delete"
                     subject={`group ${group.name}`}
                     consequence="Its gateways keep running."
                     onConfirm={async () => {
-                      setDeleteFailure(undefined);
                       const { error, response } = await attempt(() =>
                         api.DELETE("/api/v1/gateway-groups/{id}", { params: { path: { id: group.id } } }),
                       );
+                      setOutcome(
+                        response?.ok
+                          ? { done: `Deleted the gateway group ${group.name}.` }
+                          : { failure: `Could not delete ${group.name}: ${describeFailure(error, response)}` },
+                      );
+                      if (editing?.id === group.id) setEditing(undefined);
                       if (response?.ok) await groups.reload();
-                      else setDeleteFailure(`Could not delete ${group.name}: ${describeFailure(error, response)}`);
                     }}
                   />
                 </td>
@@ -83,7 +95,16 @@ export function GatewaysPage() {
           </Table>
         )}
       </ListingView>
-      <GroupForm onCreated={groups.reload} />
+      <GroupForm
+        key={editing?.id ?? "new"}
+        editing={editing}
+        onCancel={() => setEditing(undefined)}
+        onSaved={(done) => {
+          setEditing(undefined);
+          setOutcome({ done });
+          void groups.reload();
+        }}
+      />
       <h2 className="spaced">Gateways</h2>
       <ListingView
         listing={gateways.listing}
@@ -177,9 +198,11 @@ function Names({ names, none = "none", code }: { names: string[]; none?: string;
   );
 }
 
-function GroupForm({ onCreated }: { onCreated: () => void }) {
+/** Creates a group, or edits `editing` (its name, description and labels; its expressions are kept). */
+function GroupForm(props: { editing: Group | undefined; onCancel: () => void; onSaved: (done: string) => void }) {
+  const { editing } = props;
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>({});
+  const [failure, setFailure] = useState<string>();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -187,42 +210,51 @@ function GroupForm({ onCreated }: { onCreated: () => void }) {
     const form = new FormData(formElement);
     const parsed = parseLabels(String(form.get("labels") ?? ""));
     if ("error" in parsed) {
-      setOutcome({ failure: `Labels: ${parsed.error}. Write one key=value a line.` });
+      setFailure(`Labels: ${parsed.error}. Write one key=value a line.`);
       return;
     }
     const description = String(form.get("description") ?? "").trim();
+    const body = {
+      name: String(form.get("name") ?? "").trim(),
+      labels: parsed.labels,
+      ...(description ? { description } : {}),
+      ...(editing?.matchExpressions ? { matchExpressions: editing.matchExpressions } : {}),
+    };
     setBusy(true);
-    setOutcome({});
+    setFailure(undefined);
     const { data, error, response } = await attempt(() =>
-      api.POST("/api/v1/gateway-groups", {
-        body: {
-          name: String(form.get("name") ?? "").trim(),
-          labels: parsed.labels,
-          ...(description ? { description } : {}),
-        },
-      }),
+      editing
+        ? api.PUT("/api/v1/gateway-groups/{id}", { params: { path: { id: editing.id } }, body })
+        : api.POST("/api/v1/gateway-groups", { body }),
     );
     setBusy(false);
     if (!data) {
-      setOutcome({ failure: `The group was not created: ${describeFailure(error, response)}` });
+      setFailure(`The group was not saved: ${describeFailure(error, response)}`);
       return;
     }
     formElement.reset();
-    setOutcome({ done: `Created the gateway group ${data.name}.` });
-    onCreated();
+    props.onSaved(editing ? `Saved the gateway group ${data.name}.` : `Created the gateway group ${data.name}.`);
   }
 
   return (
     <form className="card" onSubmit={submit} aria-labelledby="group-form-title">
-      <h2 id="group-form-title">Create a gateway group</h2>
+      <h2 id="group-form-title">{editing ? `Edit the group ${editing.name}` : "Create a gateway group"}</h2>
       <div className="row">
         <label>
           Group name
-          <input name="name" required autoComplete="off" placeholder="production" />
+          <input
+            name="name"
+            required
+            autoComplete="off"
+            placeholder="production"
+            defaultValue={editing?.name}
+            // biome-ignore lint/a11y/noAutofocus: the Edit button leads here; focus follows
+            autoFocus={editing !== undefined}
+          />
         </label>
         <label>
           Description
-          <input name="description" autoComplete="off" />
+          <input name="description" autoComplete="off" defaultValue={editing?.description} />
         </label>
       </div>
       <label>
@@ -233,14 +265,20 @@ function GroupForm({ onCreated }: { onCreated: () => void }) {
           spellCheck={false}
           className="code"
           placeholder="env=production"
+          defaultValue={formatLabels(editing?.labels).join("\n")}
           aria-describedby="group-labels-help"
         />
       </label>
       <p id="group-labels-help" className="help">
         One <code>key=value</code> a line. None selects every gateway.
       </p>
-      <OutcomeView outcome={outcome} />
-      <FormButtons busy={busy} label="Create group" busyLabel="Creating…" />
+      <OutcomeView outcome={{ failure }} />
+      <FormButtons
+        busy={busy}
+        label={editing ? "Save group" : "Create group"}
+        busyLabel="Saving…"
+        onCancel={editing ? props.onCancel : undefined}
+      />
     </form>
   );
 }
