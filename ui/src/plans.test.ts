@@ -262,11 +262,14 @@ describe("configuration plans", () => {
     await page.getByRole("button", { name: "Delete plan short-lived" }).click();
     await page.getByRole("button", { name: "Cancel" }).click();
     expect((await plans()).some((plan) => plan.name === "short-lived")).toBe(true);
-    await page.getByRole("button", { name: "Delete plan short-lived" }).click();
+    // By keyboard: the question's answer takes the focus, and Enter confirms.
+    await page.getByRole("button", { name: "Delete plan short-lived" }).focus();
+    await page.keyboard.press("Enter");
     expect(await page.getByRole("group", { name: "Delete plan short-lived?" }).textContent()).toContain(
       "This cannot be undone.",
     );
-    await page.getByRole("button", { name: "Yes, delete" }).click();
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Yes, delete");
+    await page.keyboard.press("Enter");
     await poll(() => page.getByRole("status").textContent()).toBe("Deleted the configuration plan short-lived.");
     expect((await plans()).some((plan) => plan.name === "short-lived")).toBe(false);
 
