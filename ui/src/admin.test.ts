@@ -136,7 +136,10 @@ describe("API tokens", () => {
 
     // Revoking asks first; Cancel keeps it.
     await page.getByRole("button", { name: "Revoke token ci" }).click();
-    await page.getByRole("button", { name: "Cancel" }).click();
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Yes, revoke");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe("Revoke token ci");
     await page.getByRole("button", { name: "Revoke token ci" }).click();
     expect(await page.getByRole("group", { name: /^Revoke token ci\?/ }).textContent()).toContain(
       "Whatever uses it is refused from now on.",

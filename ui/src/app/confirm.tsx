@@ -13,13 +13,19 @@ export function ConfirmButton(props: {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const confirm = useRef<HTMLButtonElement>(null);
-  // Keyboard users land on the question's answer.
+  const ask = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  // Keyboard users land on the question's answer, and back on the button when it is answered
+  // (unless what it acted on is gone).
   useEffect(() => {
     if (asking) confirm.current?.focus();
+    else if (asked.current) ask.current?.focus();
+    asked.current = asking;
   }, [asking]);
   if (!asking) {
     return (
       <button
+        ref={ask}
         type="button"
         className="secondary danger"
         aria-label={`${props.action} ${props.subject}`}
