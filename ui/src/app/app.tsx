@@ -6,6 +6,8 @@ import { Fragment, type ReactNode, useEffect, useRef, useState } from "react";
 import { api, readSession, type Session, saveSession, whenSessionEnds } from "./api.ts";
 import { ApiTokensPage } from "./api-tokens.tsx";
 import { CustomDefinitionsPage, KINDS } from "./custom-definitions.tsx";
+import { ExpositionPage } from "./exposition-detail.tsx";
+import { EXPOSITIONS, ExpositionsPage } from "./expositions.tsx";
 import { GatewaysPage } from "./gateways.tsx";
 import { Link } from "./link.tsx";
 import { NewPlanPage, PlanPage } from "./plan-page.tsx";
@@ -20,6 +22,7 @@ import { SignInPage } from "./sign-in.tsx";
 const NAVIGATION = [
   { path: ROUTES.services, label: "Services" },
   { path: ROUTES.plans, label: "Plans" },
+  { path: EXPOSITIONS, label: "Expositions" },
   { path: "/gateways", label: "Gateways" },
   { path: KINDS.tools.path, label: "Custom" },
   { path: "/api-tokens", label: "API tokens" },
@@ -52,6 +55,15 @@ function pageFor(path: string): { section: string | undefined; title: string; co
       section: ROUTES.plans,
       title: "Configuration plan",
       content: <PlanPage id={decodeURIComponentSafely(plan)} />,
+    };
+  }
+  if (path === EXPOSITIONS) return { section: EXPOSITIONS, title: "Expositions", content: <ExpositionsPage /> };
+  const exposition = /^\/expositions\/([^/]+)$/.exec(path)?.[1];
+  if (exposition !== undefined) {
+    return {
+      section: EXPOSITIONS,
+      title: "Exposition",
+      content: <ExpositionPage id={decodeURIComponentSafely(exposition)} />,
     };
   }
   const service = /^\/services\/([^/]+)$/.exec(path)?.[1];

@@ -1,0 +1,167 @@
+/**
+ * One Exposition: its endpoints on the live gateways, ready-to-paste client configurations (VS
+ * Code, Claude Desktop, Cursor, curl), the gateways that do not serve it and why, and the
+ * playground that calls its tools.
+ */
+import { useEffect, useState } from "react";
+import type { paths } from "../api/generated/schema.d.ts";
+import { api, attempt, describeFailure, readSession } from "./api.ts";
+import { clientConfigs, endpointUrl } from "./client-config.ts";
+import { CopyButton } from "./copy-button.tsx";
+import { EXPOSITIONS, type ExpositionView } from "./expositions.tsx";
+import { Link } from "./link.tsx";
+import { Playground } from "./playground.tsx";
+import { ROUTES } from "./router.ts";
+
+type PlanView = paths["/api/v1/configuration-plans/{id}"]["get"]["responses"][200]["content"]["application/json"];
+type Loading =
+  | { state: "loading" }
+  | { state: "failed"; message: string }
+  | { state: "loaded"; exposition: ExpositionView; plan: PlanView | undefined };
+
+export function ExpositionPage({ id }: { id: string }) {
+  const [loading, setLoading] = useState<Loading>({ state: "loading" });
+  useEffect(() => {
+    let current = true;
+    void (async () => {
+      const { data, error, response } = await attempt(() =>
+        api.GET("/api/v1/expositions/{id}", { params: { path: { id } } }),
+      );
+      if (!data) {
+        if (current) setLoading({ state: "failed", message: describeFailure(error, response) });
+        return;
+      }
+      // The plan says how clients authenticate; without it the page still shows the endpoints.
+      const plan = await attempt(() =>
+        api.GET("/api/v1/configuration-plans/{id}", { params: { path: { id: data.configurationPlanId } } }),
+      );
+      if (current) setLoading({ state: "loaded", exposition: data, plan: plan.data });
+    })();
+    return () => {
+      current = false;
+    };
+  }, [id]);
+
+  return (
+    <section aria-labelledby="exposition-title">
+      <p className="breadcrumb">
+        <Link href={EXPOSITIONS}>All expositions</Link>
+      </p>
+      {loading.state === "loading" ? (
+        <>
+          <h1 id="exposition-title">Exposition</h1>
+          <p className="placeholder" role="status">
+            Loading the exposition…
+          </p>
+        </>
+      ) : null}
+      {loading.state === "failed" ? (
+        <>
+          <h1 id="exposition-title">Exposition</h1>
+          <p className="error" role="alert">
+            Could not load the exposition: {loading.message}
+          </p>
+        </>
+      ) : null}
+      {loading.state === "loaded" ? <ExpositionDetail exposition={loading.exposition} plan={loading.plan} /> : null}
+    </section>
+  );
+}
+
+function ExpositionDetail({ exposition, plan }: { exposition: ExpositionView; plan: PlanView | undefined }) {
+  const organization = readSession()?.organization ?? "";
+  const urls = exposition.endpoints.map((fqdn) => endpointUrl(fqdn, organization, exposition.name));
+  const apiKey = plan?.hasApiKey ?? true;
+  const auth = !plan
+    ? "unknown (the plan could not be read)"
+    : plan.oauth
+      ? "OAuth bearer token"
+      : apiKey
+        ? "API key"
+        : "none";
+  const [shown, setShown] = useState(0);
+  const configs = clientConfigs(
+    exposition.name,
+    urls[0] ?? endpointUrl("<gateway>", organization, exposition.name),
+    apiKey,
+  );
+  const config = configs[shown] ?? configs[0];
+  return (
+    <>
+      <h1 id="exposition-title">{exposition.name}</h1>
+      <dl className="facts">
+        <div>
+          <dt>Plan</dt>
+          <dd>
+            {plan ? (
+              <Link href={`${ROUTES.plans}/${encodeURIComponent(plan.id)}`}>{plan.name}</Link>
+            ) : (
+              exposition.configurationPlanId
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Gateway group</dt>
+          <dd>{exposition.gatewayGroup.name}</dd>
+        </div>
+        <div>
+          <dt>Clients authenticate with</dt>
+          <dd>{auth}</dd>
+        </div>
+      </dl>
+      <h2>Endpoints</h2>
+      {urls.length === 0 ? (
+        <p className="placeholder" role="status">
+          No live gateway of the group {exposition.gatewayGroup.name} serves it yet: start a gateway whose labels the
+          group selects.
+        </p>
+      ) : (
+        <ul className="endpoints">
+          {urls.map((url) => (
+            <li key={url}>
+              <code>{url}</code> <CopyButton text={url} label={`Copy ${url}`} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {exposition.problems.length > 0 ? (
+        <div className="error" role="alert">
+          <p>Gateways that received it but do not serve it:</p>
+          <ul>
+            {exposition.problems.map((problem) => (
+              <li key={problem.gatewayId}>
+                {problem.gatewayId}: {problem.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <h2 className="spaced">Client configuration</h2>
+      <fieldset className="client-tabs">
+        <legend className="visually-hidden">Client</legend>
+        {configs.map((entry, index) => (
+          <button
+            key={entry.client}
+            type="button"
+            className={index === shown ? undefined : "secondary"}
+            aria-pressed={index === shown}
+            onClick={() => setShown(index)}
+          >
+            {entry.client}
+          </button>
+        ))}
+      </fieldset>
+      {config ? (
+        <div className="snippet">
+          <p className="help">Paste into {config.where}.</p>
+          <pre>
+            <code>{config.text}</code>
+          </pre>
+          <CopyButton text={config.text} label={`Copy the ${config.client} configuration`} />
+        </div>
+      ) : null}
+      <h2 className="spaced">Playground</h2>
+      <Playground defaultUrl={urls[0] ?? ""} oauth={Boolean(plan?.oauth)} />
+    </>
+  );
+}

@@ -1,0 +1,184 @@
+/**
+ * Expositions and the playground in real Chromium against the gateway test stack
+ * (gateway/src/testing.ts): a real control plane (in-memory PGlite) serving the built bundle, whose
+ * CSP lets the page connect to the gateway; a real gateway allowing the control plane's origin
+ * (CORS); the fixture pet store behind it. Publishing a plan (and a refused name), the endpoint
+ * and the client configurations; then the playground: a wrong API key, the tools with their hints,
+ * getPet in both eras, an isError result.
+ */
+import { freePort } from "@atrium/control-plane/testing";
+import { type Stack, startStack } from "@atrium/gateway/testing";
+import { useBrowser } from "@atrium/test-browser";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureUiBundle } from "./bundle.ts";
+import { expectAccessible, expectNoHorizontalScroll, poll, screenshot, signIn } from "./testing.ts";
+
+// biome-ignore lint/correctness/useHookAtTopLevel: the browser fixture, not a React hook (its name says "use" as vitest fixtures do)
+const browser = useBrowser();
+let stack: Stack;
+let gatewayOrigin: string;
+
+beforeAll(async () => {
+  const uiDir = (await ensureUiBundle()).dir;
+  // The gateway's port is chosen first: the control plane's CSP names its origin.
+  const port = await freePort();
+  gatewayOrigin = `http://127.0.0.1:${port}`;
+  stack = await startStack({ controlPlane: { config: { uiDir, uiGatewayOrigins: [gatewayOrigin] } } });
+  await stack.startGateway({ port, fqdns: [`127.0.0.1:${port}`], corsOrigins: [stack.controlPlane.url] });
+  // The page publishes its own Exposition of the stack's plan (fixture-plan) on its group (test).
+  await stack.controlPlane.admin.call("DELETE", `/api/v1/expositions/${stack.expositionId}`);
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function openExpositions(page: Page): Promise<void> {
+  await signIn(page, stack.controlPlane.url);
+  await page.getByRole("heading", { name: "Services" }).waitFor();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Expositions" }).click();
+  await page.getByRole("heading", { name: "Expositions" }).waitFor();
+}
+
+async function listTools(page: Page, options: { key: string; era?: string }): Promise<void> {
+  if (options.era) await page.getByRole("radio", { name: new RegExp(`^${options.era}`) }).check();
+  await page.getByLabel("API key", { exact: true }).fill(options.key);
+  await page.getByRole("button", { name: "List the tools" }).click();
+}
+
+describe("expositions", () => {
+  it("publishes a plan, refuses a bad name in words, and shows the endpoint and client configurations", async () => {
+    const page = await browser.page();
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await openExpositions(page);
+    await poll(() => page.getByRole("status").first().textContent()).toContain("No expositions yet");
+    await expectAccessible(page, "expositions (empty)");
+    await expectNoHorizontalScroll(page, "expositions (empty)");
+
+    // A refused name: the control plane's words.
+    await page.getByLabel("Name").fill("Not A Name");
+    await page.getByLabel("Configuration plan").selectOption({ label: "fixture-plan" });
+    await page.getByLabel("Gateway group").selectOption({ label: "test" });
+    await page.getByRole("button", { name: "Publish" }).click();
+    await poll(() => page.getByRole("alert").textContent()).toMatch(/^The plan was not published: .*name/);
+    await expectAccessible(page, "expositions (refused)");
+
+    await page.getByLabel("Name").fill("pets");
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByRole("heading", { name: "pets", exact: true }).waitFor();
+    const url = `${gatewayOrigin}/mcp/default/pets`;
+    // The endpoint appears once the gateway serves it (the page lists live gateways' FQDNs).
+    await poll(async () => {
+      await page.reload();
+      return page.locator(".endpoints code").allTextContents();
+    }).toEqual([url]);
+    expect(await page.getByText("Clients authenticate with").locator("..").textContent()).toContain("API key");
+
+    const snippet = page.locator(".snippet pre");
+    const vsCode = JSON.parse((await snippet.textContent()) ?? "");
+    expect(vsCode).toEqual({
+      inputs: [{ type: "promptString", id: "atrium-key", description: "API key of pets", password: true }],
+      servers: { pets: { type: "http", url, headers: { "x-atrium-key": "${input:atrium-key}" } } },
+    });
+    await page.getByRole("button", { name: "Cursor" }).click();
+    expect(JSON.parse((await snippet.textContent()) ?? "")).toEqual({
+      mcpServers: { pets: { url, headers: { "x-atrium-key": "<your API key>" } } },
+    });
+    await page.getByRole("button", { name: "Claude Desktop" }).click();
+    expect(JSON.parse((await snippet.textContent()) ?? "").mcpServers.pets.args).toEqual([
+      "-y",
+      "mcp-remote",
+      url,
+      "--header",
+      "x-atrium-key:${ATRIUM_KEY}",
+    ]);
+    await page.getByRole("button", { name: "curl" }).click();
+    await page.getByRole("button", { name: "Copy the curl configuration" }).click();
+    const curl = String(await page.evaluate("navigator.clipboard.readText()"));
+    expect(curl).toContain(`curl -sS '${url}'`);
+    expect(curl).toContain('-H "x-atrium-key: $ATRIUM_KEY"');
+    expect(curl).not.toContain(stack.apiKey);
+    await expectAccessible(page, "exposition");
+    await expectNoHorizontalScroll(page, "exposition");
+    await screenshot(page, "exposition", 1440);
+  });
+
+  it("says why an exposition cannot be shown", async () => {
+    const page = await browser.page();
+    await openExpositions(page);
+    await page.goto(`${stack.controlPlane.url}/expositions/00000000-0000-4000-8000-000000000000`);
+    await poll(() => page.getByRole("alert").textContent()).toMatch(/^Could not load the exposition: .*does not exist/);
+    await expectAccessible(page, "exposition (not loaded)");
+  });
+});
+
+describe("playground", () => {
+  it("lists the tools with their hints, calls getPet in both eras, shows isError and a wrong key", async () => {
+    const page = await browser.page();
+    await openExpositions(page);
+    const rows = page.getByRole("table", { name: "Expositions" }).locator("tbody tr");
+    await poll(() => rows.locator("td").allTextContents()).toEqual([
+      "test",
+      `127.0.0.1:${new URL(gatewayOrigin).port}`,
+      "none",
+    ]);
+    await expectAccessible(page, "expositions (listed)");
+    await expectNoHorizontalScroll(page, "expositions (listed)");
+    await screenshot(page, "expositions", 1440);
+    await page.getByRole("link", { name: "pets", exact: true }).click();
+    await page.getByRole("heading", { name: "Playground" }).waitFor();
+    await poll(() => page.getByLabel("Endpoint URL").inputValue()).toBe(`${gatewayOrigin}/mcp/default/pets`);
+
+    // A wrong key: the gateway's refusal, in words.
+    await listTools(page, { key: "not-the-key" });
+    await poll(() => page.getByRole("alert").textContent()).toBe("Could not list the tools: Invalid API key");
+
+    await listTools(page, { key: stack.apiKey });
+    const tools = page.getByRole("table", { name: "Tools" }).locator("tbody tr");
+    await poll(() => tools.locator("th").allTextContents()).toContain("Try getPet");
+    const getPetRow = tools.filter({ has: page.locator("th", { hasText: /^Try getPet$/ }) });
+    expect(await getPetRow.locator(".badge").allTextContents()).toContain("read-only");
+    expect(await tools.filter({ hasText: "deletePet" }).locator(".badge").allTextContents()).toContain("destructive");
+    await expectAccessible(page, "playground (tools)");
+
+    // getPet 1: the pet, as structured content.
+    await page.getByRole("button", { name: "Try getPet" }).click();
+    await page.getByLabel(/^petId/).fill("1");
+    await page.getByRole("button", { name: "Call the tool" }).click();
+    const result = page.getByRole("region", { name: "Result of getPet" });
+    await poll(() => result.locator("pre").last().textContent()).toContain('"name": "Rex"');
+    const facts = async (): Promise<Record<string, string>> => {
+      const [terms, values] = await Promise.all([
+        result.locator(".facts dt").allTextContents(),
+        result.locator(".facts dd").allTextContents(),
+      ]);
+      return Object.fromEntries(terms.map((term, index) => [term, values[index] ?? ""]));
+    };
+    expect(await facts()).toMatchObject({ isError: "false", "Gateway HTTP status": "200" });
+    expect((await facts()).Latency).toMatch(/^\d+ ms$/);
+    await expectAccessible(page, "playground (result)");
+    await expectNoHorizontalScroll(page, "playground (result)");
+    await screenshot(page, "playground", 1440);
+
+    // A pet that does not exist: isError, with the backend's status.
+    await page.getByLabel(/^petId/).fill("99");
+    await page.getByRole("button", { name: "Call the tool" }).click();
+    await poll(async () => (await facts()).isError).toBe("true");
+    expect((await facts())["Backend status"]).toBe("HTTP 404 Not Found");
+    await poll(() => result.getByRole("alert").textContent()).toContain("isError");
+    await screenshot(page, "playground-error", 360);
+
+    // A number the schema refuses never leaves the page.
+    await page.getByLabel(/^petId/).fill("1.5");
+    await page.getByRole("button", { name: "Call the tool" }).click();
+    await poll(() => page.getByRole("alert").first().textContent()).toBe("petId must be a whole number");
+
+    // The 2025-11-25 era: initialize, then the session's calls.
+    await listTools(page, { key: stack.apiKey, era: "2025-11-25" });
+    await page.getByRole("button", { name: "Try getPet" }).click();
+    await page.getByLabel(/^petId/).fill("2");
+    await page.getByRole("button", { name: "Call the tool" }).click();
+    await poll(() => result.locator("pre").last().textContent()).toContain('"name": "Tom"');
+    expect(stack.backend.received.at(-1)?.url).toBe("/api/pets/2");
+  });
+});
