@@ -303,6 +303,14 @@ function patternText(pattern: unknown): string {
   return JSON.stringify(pattern) ?? String(pattern);
 }
 
+export function emptyEnum(location: SourceLocation): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_INVALID",
+    `The OpenAPI document is invalid: enum []${describeLocation(location)} allows no value at all, and the gateways' validators refuse to compile an empty enum (the tool would then check its arguments only for being an object). List the allowed values, or remove the enum`,
+    location,
+  );
+}
+
 export function invalidSchema(problem: string, location: SourceLocation): OpenApiImportError {
   return new OpenApiImportError(
     "OPENAPI_INVALID",

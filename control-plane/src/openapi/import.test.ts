@@ -593,6 +593,36 @@ describe("importOpenApi: syntax and validation errors", () => {
     expect(error.location?.pointer).toBe("/paths/~1a~1{id}/parameters/0/schema/additionalProperties/not/pattern");
   });
 
+  it("refuses an empty enum, which the gateways could not compile, at its place (found by the import fuzz test)", async () => {
+    const error = await importError({
+      text: `openapi: 3.1.0
+info: { title: t, version: "1" }
+paths:
+  /a:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                kind:
+                  type: string
+                  enum: []
+      responses: { "200": { description: ok } }
+`,
+    });
+    expect(error.code).toBe("OPENAPI_INVALID");
+    expect(error.message).toContain(
+      "enum [] at /paths/~1a/post/requestBody/content/application~1json/schema/properties/kind/enum (line 14, column 19) allows no value",
+    );
+    expect(error.location).toEqual({
+      pointer: "/paths/~1a/post/requestBody/content/application~1json/schema/properties/kind/enum",
+      line: 14,
+      column: 19,
+    });
+  });
+
   it("refuses a pattern that a $ref makes an object containing itself, without quoting it (found by the import fuzz test)", async () => {
     // 3.1's meta-schema does not look inside schemas: the $ref is dereferenced, and the pattern is
     // then the paths object, which holds this very schema. Its serialization crashed the import.

@@ -23,7 +23,7 @@ import {
   SUBSCHEMA_LIST_KEYWORDS,
   SUBSCHEMA_MAP_KEYWORDS,
 } from "@atrium/contract/json-schema";
-import { invalidPattern, invalidSchema, schemasTooLarge, selfApplied } from "./errors.ts";
+import { emptyEnum, invalidPattern, invalidSchema, schemasTooLarge, selfApplied } from "./errors.ts";
 import { childPointer, refToPointer } from "./json-pointer.ts";
 import type { Locate } from "./locate.ts";
 import { schemaProblem } from "./meta-schema.ts";
@@ -198,6 +198,8 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
       }
       const applied = inPlace && inPlaceKeywords.has(keyword);
       if (keyword === "pattern") checkPattern(value, at);
+      // Valid 2020-12 (a SHOULD), but ajv refuses to compile it: the gateways would only check for an object.
+      if (keyword === "enum" && Array.isArray(value) && value.length === 0) throw emptyEnum(locate(at));
       if (keyword === "patternProperties" && isPlainObject(value)) {
         for (const name of Object.keys(value)) checkPattern(name, childPointer(at, name));
       }
