@@ -92,6 +92,31 @@ describe("gateways", () => {
     expect(saved.items.find((g) => g.name === "staging")?.labels).toEqual({ env: "staging", tier: "api" });
   });
 
+  it("shows a gateway that reports a problem with an Exposition, and a stale one", async () => {
+    const gateways = await tokenClient(controlPlane, "gateway-page-qa");
+    await registerGateway(gateways, { id: "gw-qa-1", instanceId: "instance-qa" }, { env: "qa" });
+    const { expositionId } = await expose(controlPlane.admin, "qa-pets", { labels: { env: "qa" } });
+    const reported = await gateways.call("PUT", "/api/v1/gateways/gw-qa-1/problems", {
+      instanceId: "instance-qa",
+      problems: [{ expositionId, message: "backend secret 'qa-key' is missing" }],
+    });
+    expect(reported.status).toBe(204);
+    // A gateway that stopped advertising health: its last advertisement is older than the stale time.
+    await registerGateway(gateways, { id: "gw-qa-old", instanceId: "instance-old" }, { env: "qa" });
+    await controlPlane.database.db.execute(
+      "update gateways set last_seen_at = now() - interval '400 seconds' where id = 'gw-qa-old'",
+    );
+    const page = await open("/gateways", "Gateways");
+    const row = (id: string) => page.getByRole("table", { name: "Gateways" }).locator("tbody tr", { hasText: id });
+    await poll(() => row("gw-qa-1").locator("td").last().textContent()).toBe(
+      "nothingNot serving qa-pets: backend secret 'qa-key' is missing",
+    );
+    expect(await row("gw-qa-old").locator("td").allTextContents()).toEqual(
+      expect.arrayContaining(["Stale", "nothing (stale)"]),
+    );
+    await check(page, "gateways (problem, stale)");
+  });
+
   it("says why a group is not created", async () => {
     const page = await open("/gateways", "Gateways");
     await page.getByLabel("Group name").fill("broken");
