@@ -4,10 +4,13 @@
  * CSP lets the page connect to the gateway; a real gateway allowing the control plane's origin
  * (CORS); the fixture pet store behind it. Publishing a plan (and a refused name), the endpoint
  * and the client configurations; then the playground: a wrong API key, the tools with their hints,
- * getPet in both eras, an isError result.
+ * getPet in both eras, an isError result; and an OAuth plan's endpoint called with a bearer token
+ * minted by a real authorization server (oidc-provider).
  */
 import { freePort } from "@atrium/control-plane/testing";
-import { type Stack, startStack } from "@atrium/gateway/testing";
+import type { Gateway } from "@atrium/gateway";
+import { startAuthorizationServer, type TestAuthorizationServer } from "@atrium/gateway/auth/testing";
+import { type Stack, startStack, waitFor } from "@atrium/gateway/testing";
 import { useBrowser } from "@atrium/test-browser";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +21,8 @@ import { expectAccessible, expectNoHorizontalScroll, poll, screenshot, signIn } 
 const browser = useBrowser();
 let stack: Stack;
 let gatewayOrigin: string;
+let authorizationServer: TestAuthorizationServer;
+let gateway: Gateway;
 
 beforeAll(async () => {
   const uiDir = (await ensureUiBundle()).dir;
@@ -25,12 +30,14 @@ beforeAll(async () => {
   const port = await freePort();
   gatewayOrigin = `http://127.0.0.1:${port}`;
   stack = await startStack({ controlPlane: { config: { uiDir, uiGatewayOrigins: [gatewayOrigin] } } });
-  await stack.startGateway({ port, fqdns: [`127.0.0.1:${port}`], corsOrigins: [stack.controlPlane.url] });
+  authorizationServer = await startAuthorizationServer();
+  gateway = await stack.startGateway({ port, fqdns: [`127.0.0.1:${port}`], corsOrigins: [stack.controlPlane.url] });
   // The page publishes its own Exposition of the stack's plan (fixture-plan) on its group (test).
   await stack.controlPlane.admin.call("DELETE", `/api/v1/expositions/${stack.expositionId}`);
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
+  await authorizationServer?.close();
 });
 
 async function openExpositions(page: Page): Promise<void> {
@@ -180,5 +187,39 @@ describe("playground", () => {
     await page.getByRole("button", { name: "Call the tool" }).click();
     await poll(() => result.locator("pre").last().textContent()).toContain('"name": "Tom"');
     expect(stack.backend.received.at(-1)?.url).toBe("/api/pets/2");
+  });
+});
+
+describe("playground with a bearer token", () => {
+  it("lists and calls the tools of an OAuth plan in the 2025-11-25 era", async () => {
+    const { issuer, jwksUri } = authorizationServer;
+    const { expositionId } = await stack.expose("oauth-pets", {
+      plan: { oauth: { issuer, jwksUri, audience: "pets-api" } },
+    });
+    await waitFor(() => gateway.registry.byId(expositionId) !== undefined, "the gateway serving oauth-pets");
+    const page = await browser.page();
+    await openExpositions(page);
+    await page.goto(`${stack.controlPlane.url}/expositions/${expositionId}`);
+    await page.getByRole("heading", { name: "oauth-pets" }).waitFor();
+    expect(await page.getByText("Clients authenticate with").locator("..").textContent()).toContain(
+      "OAuth bearer token",
+    );
+    // No key for an OAuth endpoint: the client finds the authorization server from the challenge.
+    const vsCode = JSON.parse((await page.locator(".snippet pre").textContent()) ?? "");
+    expect(vsCode.inputs).toBeUndefined();
+    expect(vsCode.servers["oauth-pets"].headers).toBeUndefined();
+
+    expect(await page.getByRole("radio", { name: /^Bearer token/ }).isChecked()).toBe(true);
+    await page.getByRole("radio", { name: /^2025-11-25/ }).check();
+    await page.getByLabel("Endpoint URL").fill(`${gatewayOrigin}/mcp/default/oauth-pets`);
+    const token = await authorizationServer.mint({ aud: "pets-api", sub: "alice" });
+    await page.getByLabel("Bearer token", { exact: true }).fill(token);
+    await page.getByRole("button", { name: "List the tools" }).click();
+    await page.getByRole("button", { name: "Try getPet" }).click();
+    await page.getByLabel(/^petId/).fill("1");
+    await page.getByRole("button", { name: "Call the tool" }).click();
+    const result = page.getByRole("region", { name: "Result of getPet" });
+    await poll(() => result.locator("pre").last().textContent()).toContain('"name": "Rex"');
+    expect(await page.content()).not.toContain(token);
   });
 });
