@@ -12,7 +12,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
         onClick={async () => {
           try {
             await navigator.clipboard.writeText(text);
-            setSaid("Copied.");
+            setSaid("Copied to the clipboard.");
           } catch {
             setSaid("The browser did not allow copying: select the text and copy it by hand.");
           }

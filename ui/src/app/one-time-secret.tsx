@@ -1,8 +1,7 @@
-/** A secret value the control plane shows once (a new API token): the value, a copy button, and a warning that it will not be shown again. */
-import { useState } from "react";
+/** A secret value the control plane shows once (a new API token or key): the value, a copy button, and a warning that it will not be shown again. */
+import { CopyButton } from "./copy-button.tsx";
 
 export function OneTimeSecret({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
-  const [copied, setCopied] = useState<string>();
   return (
     <section className="one-time" aria-label={label}>
       <p className="warning">
@@ -10,21 +9,8 @@ export function OneTimeSecret({ label, value, onDone }: { label: string; value: 
       </p>
       <p className="secret-line">
         <code>{value}</code>
-        <button
-          type="button"
-          onClick={async () => {
-            try {
-              await navigator.clipboard.writeText(value);
-              setCopied("Copied to the clipboard.");
-            } catch {
-              setCopied("The browser did not allow copying: select the value and copy it by hand.");
-            }
-          }}
-        >
-          Copy
-        </button>
+        <CopyButton text={value} label={`Copy ${label.toLowerCase()}`} />
       </p>
-      <p role="status">{copied}</p>
       <button type="button" className="secondary" onClick={onDone}>
         I have copied it
       </button>
