@@ -10,17 +10,20 @@ import { clientConfigs, endpointUrl } from "./client-config.ts";
 import { CopyButton } from "./copy-button.tsx";
 import { EXPOSITIONS, type ExpositionView } from "./expositions.tsx";
 import { Link } from "./link.tsx";
+import { Loaded, type Loading } from "./loaded.tsx";
 import { Playground } from "./playground.tsx";
 import { ROUTES } from "./router.ts";
 
+/** The Exposition and its plan (undefined when the plan cannot be read: the page still shows the endpoints). */
+interface ExpositionAndPlan {
+  exposition: ExpositionView;
+  plan: PlanView | undefined;
+}
+
 type PlanView = paths["/api/v1/configuration-plans/{id}"]["get"]["responses"][200]["content"]["application/json"];
-type Loading =
-  | { state: "loading" }
-  | { state: "failed"; message: string }
-  | { state: "loaded"; exposition: ExpositionView; plan: PlanView | undefined };
 
 export function ExpositionPage({ id }: { id: string }) {
-  const [loading, setLoading] = useState<Loading>({ state: "loading" });
+  const [loading, setLoading] = useState<Loading<ExpositionAndPlan>>({ state: "loading" });
   useEffect(() => {
     let current = true;
     void (async () => {
@@ -35,7 +38,7 @@ export function ExpositionPage({ id }: { id: string }) {
       const plan = await attempt(() =>
         api.GET("/api/v1/configuration-plans/{id}", { params: { path: { id: data.configurationPlanId } } }),
       );
-      if (current) setLoading({ state: "loaded", exposition: data, plan: plan.data });
+      if (current) setLoading({ state: "loaded", value: { exposition: data, plan: plan.data } });
     })();
     return () => {
       current = false;
@@ -47,23 +50,10 @@ export function ExpositionPage({ id }: { id: string }) {
       <p className="breadcrumb">
         <Link href={EXPOSITIONS}>All expositions</Link>
       </p>
-      {loading.state === "loading" ? (
-        <>
-          <h1 id="exposition-title">Exposition</h1>
-          <p className="placeholder" role="status">
-            Loading the exposition…
-          </p>
-        </>
-      ) : null}
-      {loading.state === "failed" ? (
-        <>
-          <h1 id="exposition-title">Exposition</h1>
-          <p className="error" role="alert">
-            Could not load the exposition: {loading.message}
-          </p>
-        </>
-      ) : null}
-      {loading.state === "loaded" ? <ExpositionDetail exposition={loading.exposition} plan={loading.plan} /> : null}
+      {loading.state === "loaded" ? null : <h1 id="exposition-title">Exposition</h1>}
+      <Loaded loading={loading} what="the exposition">
+        {({ exposition, plan }) => <ExpositionDetail exposition={exposition} plan={plan} />}
+      </Loaded>
     </section>
   );
 }
