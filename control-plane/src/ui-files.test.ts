@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configFromEnv } from "./config.ts";
 import { startTestControlPlane, type TestControlPlane } from "./testing.ts";
 import { readUiBundle, UI_CONTENT_SECURITY_POLICY, UiBundleError } from "./ui-files.ts";
 
@@ -55,6 +56,21 @@ describe("the web UI's files", () => {
     }
     expect(UI_CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     expect(UI_CONTENT_SECURITY_POLICY).not.toContain("unsafe");
+  });
+
+  it("lets the page connect to the gateway origins ATRIUM_UI_GATEWAY_ORIGINS lists, and refuses a wildcard", () => {
+    const config = configFromEnv({ ATRIUM_UI_GATEWAY_ORIGINS: "https://gw.example.com, http://127.0.0.1:7777" });
+    expect(config.uiGatewayOrigins).toEqual(["https://gw.example.com", "http://127.0.0.1:7777"]);
+    const bundle = readUiBundle(dir, config.uiGatewayOrigins);
+    expect(bundle.contentSecurityPolicy).toContain(
+      "; connect-src 'self' https://gw.example.com http://127.0.0.1:7777; ",
+    );
+    expect(bundle.contentSecurityPolicy.replace(/connect-src [^;]*/, "")).toBe(
+      UI_CONTENT_SECURITY_POLICY.replace(/connect-src [^;]*/, ""),
+    );
+    expect(() => configFromEnv({ ATRIUM_UI_GATEWAY_ORIGINS: "*" })).toThrow(
+      "ATRIUM_UI_GATEWAY_ORIGINS: '*' is not an origin",
+    );
   });
 
   it("serves hashed assets as immutable, with their content type, gzipped when asked", async () => {
