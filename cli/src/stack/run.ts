@@ -83,7 +83,10 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
         ATRIUM_DATA_DIR: files.controlPlaneData,
         ATRIUM_DATABASE_URL: "",
         ...(admin ? { ATRIUM_ADMIN_PASSWORD: admin.password } : {}),
-        ...(uiDir ? { ATRIUM_UI_DIR: uiDir } : {}),
+        // The playground calls the gateway from the page: its origin in the UI's CSP connect-src.
+        ...(uiDir
+          ? { ATRIUM_UI_DIR: uiDir, ATRIUM_UI_GATEWAY_ORIGINS: `http://localhost:${options.gatewayPort}` }
+          : {}),
         // The demo pet store is imported from a loopback URL, which the SSRF policy refuses unless opened.
         ...(options.demo ? { ATRIUM_IMPORT_ALLOW_HOSTS: `127.0.0.1:${options.demoPort}` } : {}),
       },
@@ -120,6 +123,10 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
         ATRIUM_GATEWAY_CACHE_DIR: files.gatewayCache,
         ATRIUM_GATEWAY_AUDIT_FILE: files.gatewayAuditLog,
         ATRIUM_GATEWAY_CLUSTER_KEY_FILE: ensureClusterKey(files.gatewayClusterKey),
+        // The web UI's playground (either name of the control plane's address) may call the gateway.
+        ...(uiDir
+          ? { ATRIUM_GATEWAY_CORS_ORIGINS: `${controlPlaneUrl},http://localhost:${options.controlPlanePort}` }
+          : {}),
       },
       files.logs,
       gatewayUrl,

@@ -84,6 +84,14 @@ describe("atrium run --demo (the quickstart)", () => {
     const endpoint = /MCP endpoint: (\S+)/.exec(started.stdout)?.[1];
     const key = /API key:\s+(atr_k_\S+)/.exec(started.stdout)?.[1];
     expect(endpoint).toMatch(/\/mcp\/default\/demo-petstore$/);
+    // The playground: the page may connect to the gateway, and the gateway answers its preflight.
+    expect(page.headers.get("content-security-policy")).toContain(`connect-src 'self' http://localhost:${ports[3]};`);
+    const preflight = await fetch(String(endpoint), {
+      method: "OPTIONS",
+      headers: { origin: `http://127.0.0.1:${ports[1]}`, "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(`http://127.0.0.1:${ports[1]}`);
     expect(statSync(join(root, "stack", "gateway-token")).mode & 0o777).toBe(0o600);
 
     const client = new Client({ name: "quickstart", version: "1" }, { versionNegotiation: { mode: "auto" } });
