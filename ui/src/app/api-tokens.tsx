@@ -7,10 +7,11 @@ import type { paths } from "../api/generated/schema.d.ts";
 import { api, attempt, describeFailure } from "./api.ts";
 import { ConfirmButton } from "./confirm.tsx";
 import { formatLabels, parseLabels } from "./labels.ts";
-import { ListingView, useListing, When } from "./listing.tsx";
+import { ListingView, useListing } from "./loaded.tsx";
 import { OneTimeSecret } from "./one-time-secret.tsx";
 import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
 import { Table } from "./table.tsx";
+import { When } from "./when.tsx";
 
 type Role = NonNullable<paths["/api/v1/api-tokens"]["post"]["requestBody"]["content"]["application/json"]["role"]>;
 const ROLES: { value: Role; label: string }[] = [

@@ -9,9 +9,10 @@ import type { paths } from "../api/generated/schema.d.ts";
 import { api, attempt, describeFailure, type Problem } from "./api.ts";
 import { ConfirmButton } from "./confirm.tsx";
 import { Link } from "./link.tsx";
-import { ListingView, useListing, When } from "./listing.tsx";
+import { ListingView, useListing } from "./loaded.tsx";
 import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
 import { Table } from "./table.tsx";
+import { When } from "./when.tsx";
 
 type Body<P extends keyof paths> = paths[P] extends {
   post: { requestBody: { content: { "application/json": infer B } } };
@@ -132,7 +133,7 @@ export function CustomDefinitionsPage({ kind }: { kind: Kind }) {
   const [editing, setEditing] = useState<DefinitionSet>();
   const [outcome, setOutcome] = useState<Outcome>({});
   const serviceName = (id: string) =>
-    services.listing.state === "loaded" ? (services.listing.items.find((s) => s.id === id)?.name ?? id) : id;
+    services.listing.state === "loaded" ? (services.listing.value.find((s) => s.id === id)?.name ?? id) : id;
 
   return (
     <section aria-labelledby="custom-title">
@@ -212,7 +213,7 @@ export function CustomDefinitionsPage({ kind }: { kind: Kind }) {
         key={editing?.id ?? "new"}
         kind={kind}
         editing={editing}
-        services={services.listing.state === "loaded" ? services.listing.items : undefined}
+        services={services.listing.state === "loaded" ? services.listing.value : undefined}
         onCancel={() => setEditing(undefined)}
         onSaved={(done) => {
           setEditing(undefined);

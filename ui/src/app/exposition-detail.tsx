@@ -3,14 +3,14 @@
  * Code, Claude Desktop, Cursor, curl), the gateways that do not serve it and why, and the
  * playground that calls its tools.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
-import { api, attempt, describeFailure, readSession } from "./api.ts";
+import { api, attempt, readSession } from "./api.ts";
 import { clientConfigs, endpointUrl } from "./client-config.ts";
 import { CopyButton } from "./copy-button.tsx";
 import { EXPOSITIONS, type ExpositionView } from "./expositions.tsx";
 import { Link } from "./link.tsx";
-import { Loaded, type Loading } from "./loaded.tsx";
+import { failedOf, Loaded, useLoading } from "./loaded.tsx";
 import { Playground } from "./playground.tsx";
 import { ROUTES } from "./router.ts";
 
@@ -23,27 +23,16 @@ interface ExpositionAndPlan {
 type PlanView = paths["/api/v1/configuration-plans/{id}"]["get"]["responses"][200]["content"]["application/json"];
 
 export function ExpositionPage({ id }: { id: string }) {
-  const [loading, setLoading] = useState<Loading<ExpositionAndPlan>>({ state: "loading" });
-  useEffect(() => {
-    let current = true;
-    void (async () => {
-      const { data, error, response } = await attempt(() =>
-        api.GET("/api/v1/expositions/{id}", { params: { path: { id } } }),
-      );
-      if (!data) {
-        if (current) setLoading({ state: "failed", message: describeFailure(error, response) });
-        return;
-      }
-      // The plan says how clients authenticate; without it the page still shows the endpoints.
-      const plan = await attempt(() =>
-        api.GET("/api/v1/configuration-plans/{id}", { params: { path: { id: data.configurationPlanId } } }),
-      );
-      if (current) setLoading({ state: "loaded", value: { exposition: data, plan: plan.data } });
-    })();
-    return () => {
-      current = false;
-    };
-  }, [id]);
+  const { loading } = useLoading<ExpositionAndPlan>(async () => {
+    const answer = await attempt(() => api.GET("/api/v1/expositions/{id}", { params: { path: { id } } }));
+    const exposition = answer.data;
+    if (!exposition) return failedOf(answer);
+    // The plan says how clients authenticate; without it the page still shows the endpoints.
+    const plan = await attempt(() =>
+      api.GET("/api/v1/configuration-plans/{id}", { params: { path: { id: exposition.configurationPlanId } } }),
+    );
+    return { state: "loaded", value: { exposition, plan: plan.data } };
+  }, id);
 
   return (
     <section aria-labelledby="exposition-title">

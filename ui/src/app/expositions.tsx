@@ -6,7 +6,7 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
 import { api, attempt, describeFailure } from "./api.ts";
 import { Link } from "./link.tsx";
-import { type Listing, ListingView, useListing } from "./listing.tsx";
+import { type Listing, ListingView, useListing } from "./loaded.tsx";
 import { navigate, ROUTES } from "./router.ts";
 import { Table } from "./table.tsx";
 
@@ -157,7 +157,7 @@ function Choice<T>(props: {
           {listing.state === "loading" ? `Loading ${props.what}…` : `Choose from the ${props.what}`}
         </option>
         {listing.state === "loaded"
-          ? listing.items.map((item) => {
+          ? listing.value.map((item) => {
               const [value, text] = props.option(item);
               return (
                 <option key={value} value={value}>
@@ -167,7 +167,7 @@ function Choice<T>(props: {
             })
           : null}
       </select>
-      {listing.state === "loaded" && listing.items.length === 0 ? <p className="help">{props.none}</p> : null}
+      {listing.state === "loaded" && listing.value.length === 0 ? <p className="help">{props.none}</p> : null}
     </>
   );
 }

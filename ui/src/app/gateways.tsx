@@ -9,9 +9,10 @@ import type { paths } from "../api/generated/schema.d.ts";
 import { api, attempt, describeFailure } from "./api.ts";
 import { ConfirmButton } from "./confirm.tsx";
 import { formatLabels, parseLabels } from "./labels.ts";
-import { ListingView, useListing, When } from "./listing.tsx";
+import { ListingView, useListing } from "./loaded.tsx";
 import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
 import { Table } from "./table.tsx";
+import { When } from "./when.tsx";
 
 type Group = paths["/api/v1/gateway-groups"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
 type Gateway = paths["/api/v1/gateways"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
@@ -23,7 +24,7 @@ export function GatewaysPage() {
   const expositions = useListing(() => api.GET("/api/v1/expositions"));
   const [outcome, setOutcome] = useState<Outcome>({});
   const [editing, setEditing] = useState<Group>();
-  const served = expositions.listing.state === "loaded" ? expositions.listing.items : [];
+  const served = expositions.listing.state === "loaded" ? expositions.listing.value : [];
 
   return (
     <section aria-labelledby="gateways-title">

@@ -3,10 +3,11 @@
  * it, renews its API key and deletes it. A new API key, from a creation, a save that turned the
  * key on, or a renewal, is shown once.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api, attempt, describeFailure } from "./api.ts";
 import { ConfirmButton } from "./confirm.tsx";
 import { Link } from "./link.tsx";
+import { failedOf, Loaded, type Loading, useLoading } from "./loaded.tsx";
 import { OneTimeSecret } from "./one-time-secret.tsx";
 import { emptyPlanForm, type PlanView, planFormOf, type SavedPlan } from "./plan-fields.ts";
 import { type Choice, PlanEditor, type SaveOutcome } from "./plan-form.tsx";
@@ -16,32 +17,23 @@ interface Choices {
   services: (Choice & { version: string })[];
   secrets: Choice[];
 }
-type Loading<T> = { state: "loading" } | { state: "failed"; message: string } | { state: "loaded"; value: T };
+type PlanData = Choices & { plan: PlanView | undefined };
 
 /** The services and secrets the form offers, and the plan when `id` names one. */
-function usePlanData(id: string | undefined): Loading<Choices & { plan: PlanView | undefined }> {
-  const [loading, setLoading] = useState<Loading<Choices & { plan: PlanView | undefined }>>({ state: "loading" });
-  useEffect(() => {
-    let current = true;
-    void Promise.all([
+function usePlanData(id: string | undefined): Loading<PlanData> {
+  return useLoading<PlanData>(async () => {
+    const [services, secrets, plan] = await Promise.all([
       attempt(() => api.GET("/api/v1/services")),
       attempt(() => api.GET("/api/v1/secrets")),
       id ? attempt(() => api.GET("/api/v1/configuration-plans/{id}", { params: { path: { id } } })) : undefined,
-    ]).then(([services, secrets, plan]) => {
-      if (!current) return;
-      const failed = [services, secrets, plan].find((answer) => answer && !answer.data);
-      if (failed) setLoading({ state: "failed", message: describeFailure(failed.error, failed.response) });
-      else
-        setLoading({
-          state: "loaded",
-          value: { services: services.data?.items ?? [], secrets: secrets.data?.items ?? [], plan: plan?.data },
-        });
-    });
-    return () => {
-      current = false;
+    ]);
+    const failed = [services, secrets, plan].find((answer) => answer && !answer.data);
+    if (failed) return failedOf(failed);
+    return {
+      state: "loaded",
+      value: { services: services.data?.items ?? [], secrets: secrets.data?.items ?? [], plan: plan?.data },
     };
-  }, [id]);
-  return loading;
+  }, id).loading;
 }
 
 function outcomeOf(answer: { data?: unknown; error?: unknown; response: Response | undefined }): SaveOutcome {
@@ -219,22 +211,4 @@ export function PlanPage({ id }: { id: string }) {
       </Loaded>
     </section>
   );
-}
-
-function Loaded<T>(props: { loading: Loading<T>; what: string; children: (value: T) => React.ReactNode }) {
-  if (props.loading.state === "loading") {
-    return (
-      <p className="placeholder" role="status">
-        Loading {props.what}…
-      </p>
-    );
-  }
-  if (props.loading.state === "failed") {
-    return (
-      <p className="error" role="alert">
-        Could not load {props.what}: {props.loading.message}
-      </p>
-    );
-  }
-  return <>{props.children(props.loading.value)}</>;
 }

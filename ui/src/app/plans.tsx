@@ -1,7 +1,7 @@
 /** Configuration plans: the organization's plans (loading, empty and error states), each linked to its page, and a link to make one. */
 import { api } from "./api.ts";
 import { Link } from "./link.tsx";
-import { ListingView, useListing } from "./listing.tsx";
+import { ListingView, useListing } from "./loaded.tsx";
 import { ROUTES } from "./router.ts";
 import { Table } from "./table.tsx";
 
@@ -9,7 +9,7 @@ export function PlansPage() {
   const { listing, reload } = useListing(() => api.GET("/api/v1/configuration-plans"));
   const services = useListing(() => api.GET("/api/v1/services")).listing;
   const serviceName = (id: string) => {
-    const service = services.state === "loaded" ? services.items.find((s) => s.id === id) : undefined;
+    const service = services.state === "loaded" ? services.value.find((s) => s.id === id) : undefined;
     return service ? `${service.name} ${service.version}` : id;
   };
   return (

@@ -5,9 +5,10 @@
 import { type FormEvent, useState } from "react";
 import { api, attempt, describeFailure } from "./api.ts";
 import { ConfirmButton } from "./confirm.tsx";
-import { ListingView, useListing, When } from "./listing.tsx";
+import { ListingView, useListing } from "./loaded.tsx";
 import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
 import { Table } from "./table.tsx";
+import { When } from "./when.tsx";
 
 export function SecretsPage() {
   const { listing, reload } = useListing(() => api.GET("/api/v1/secrets"));

@@ -1,56 +1,29 @@
 /** One Service: what its document says and the operations it was normalized into (GET /api/v1/services/{id}). */
-import { useEffect, useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
-import { api, attempt, describeFailure } from "./api.ts";
+import { api, attempt } from "./api.ts";
 import { Link } from "./link.tsx";
+import { failedOf, Loaded, useLoading } from "./loaded.tsx";
 import { ROUTES } from "./router.ts";
 import { Table } from "./table.tsx";
+import { When } from "./when.tsx";
 
 type ServiceDetail = paths["/api/v1/services/{id}"]["get"]["responses"][200]["content"]["application/json"];
-type Loading =
-  | { state: "loading" }
-  | { state: "failed"; message: string }
-  | { state: "loaded"; service: ServiceDetail };
 
 export function ServiceDetailPage({ id }: { id: string }) {
-  const [loading, setLoading] = useState<Loading>({ state: "loading" });
-  useEffect(() => {
-    let current = true;
-    void attempt(() => api.GET("/api/v1/services/{id}", { params: { path: { id } } })).then(
-      ({ data, error, response }) => {
-        if (!current) return;
-        setLoading(
-          data ? { state: "loaded", service: data } : { state: "failed", message: describeFailure(error, response) },
-        );
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [id]);
+  const { loading } = useLoading<ServiceDetail>(async () => {
+    const answer = await attempt(() => api.GET("/api/v1/services/{id}", { params: { path: { id } } }));
+    return answer.data ? { state: "loaded", value: answer.data } : failedOf(answer);
+  }, id);
 
   return (
     <section aria-labelledby="service-title">
       <p className="breadcrumb">
         <Link href={ROUTES.services}>All services</Link>
       </p>
-      {loading.state === "loading" ? (
-        <>
-          <h1 id="service-title">Service</h1>
-          <p className="placeholder" role="status">
-            Loading the service…
-          </p>
-        </>
-      ) : null}
-      {loading.state === "failed" ? (
-        <>
-          <h1 id="service-title">Service</h1>
-          <p className="error" role="alert">
-            Could not load the service: {loading.message}
-          </p>
-        </>
-      ) : null}
-      {loading.state === "loaded" ? <ServiceView service={loading.service} /> : null}
+      {loading.state === "loaded" ? null : <h1 id="service-title">Service</h1>}
+      <Loaded loading={loading} what="the service">
+        {(service) => <ServiceView service={service} />}
+      </Loaded>
     </section>
   );
 }
@@ -78,7 +51,7 @@ function ServiceView({ service }: { service: ServiceDetail }) {
         <div>
           <dt>Imported</dt>
           <dd>
-            <time dateTime={service.createdAt}>{new Date(service.createdAt).toLocaleString()}</time>
+            <When at={service.createdAt} />
           </dd>
         </div>
       </dl>

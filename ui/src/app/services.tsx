@@ -2,9 +2,10 @@
 import { api } from "./api.ts";
 import { ImportForm, type ServiceView } from "./import-form.tsx";
 import { Link } from "./link.tsx";
-import { ListingView, useListing, When } from "./listing.tsx";
+import { ListingView, useListing } from "./loaded.tsx";
 import { ROUTES } from "./router.ts";
 import { Table } from "./table.tsx";
+import { When } from "./when.tsx";
 
 export function ServicesPage() {
   const { listing, reload } = useListing(() => api.GET("/api/v1/services"));
