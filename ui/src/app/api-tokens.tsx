@@ -4,12 +4,12 @@
  */
 import { type FormEvent, useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
-import { api, attempt, describeFailure } from "./api.ts";
-import { ConfirmButton } from "./confirm.tsx";
+import { api } from "./api.ts";
+import { RemoveButton } from "./confirm.tsx";
 import { formatLabels, parseLabels } from "./labels.ts";
 import { ListingView, useListing } from "./loaded.tsx";
 import { OneTimeSecret } from "./one-time-secret.tsx";
-import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
+import { FormButtons, type Outcome, OutcomeView, useSaving } from "./outcome.tsx";
 import { Table } from "./table.tsx";
 import { When } from "./when.tsx";
 
@@ -57,22 +57,15 @@ export function ApiTokensPage() {
                   <When at={token.expiresAt} />
                 </td>
                 <td>
-                  <ConfirmButton
+                  <RemoveButton
                     action="Revoke"
                     subject={`token ${token.name}`}
+                    name={token.name}
                     consequence="Whatever uses it is refused from now on."
-                    onConfirm={async () => {
-                      setOutcome({});
-                      const { error, response } = await attempt(() =>
-                        api.DELETE("/api/v1/api-tokens/{id}", { params: { path: { id: token.id } } }),
-                      );
-                      if (!response?.ok) {
-                        setOutcome({ failure: `Could not revoke ${token.name}: ${describeFailure(error, response)}` });
-                        return;
-                      }
-                      setOutcome({ done: `Revoked the token ${token.name}.` });
-                      await reload();
-                    }}
+                    done={`Revoked the token ${token.name}.`}
+                    remove={() => api.DELETE("/api/v1/api-tokens/{id}", { params: { path: { id: token.id } } })}
+                    onOutcome={setOutcome}
+                    onRemoved={reload}
                   />
                 </td>
               </tr>
@@ -86,8 +79,7 @@ export function ApiTokensPage() {
 }
 
 function TokenForm({ onCreated }: { onCreated: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, setFailure, save } = useSaving();
   const [created, setCreated] = useState<{ name: string; token: string }>();
   const [role, setRole] = useState<Role>("gateway");
 
@@ -111,24 +103,20 @@ function TokenForm({ onCreated }: { onCreated: () => void }) {
             ...(Object.keys(labels.labels).length > 0 ? { requiredLabels: labels.labels } : {}),
           }
         : {};
-    setBusy(true);
-    setFailure(undefined);
     setCreated(undefined);
-    const { data, error, response } = await attempt(() =>
-      api.POST("/api/v1/api-tokens", {
-        body: {
-          name: String(form.get("name") ?? "").trim(),
-          role,
-          validityDays: Number(form.get("validityDays")),
-          ...bounds,
-        },
-      }),
+    const data = await save(
+      () =>
+        api.POST("/api/v1/api-tokens", {
+          body: {
+            name: String(form.get("name") ?? "").trim(),
+            role,
+            validityDays: Number(form.get("validityDays")),
+            ...bounds,
+          },
+        }),
+      "The token was not created",
     );
-    setBusy(false);
-    if (!data) {
-      setFailure(`The token was not created: ${describeFailure(error, response)}`);
-      return;
-    }
+    if (!data) return;
     formElement.reset();
     setRole("gateway");
     setCreated({ name: data.name, token: data.token });
@@ -182,7 +170,6 @@ function TokenForm({ onCreated }: { onCreated: () => void }) {
           </p>
         </>
       ) : null}
-      <OutcomeView outcome={{ failure }} />
       {created ? (
         <OneTimeSecret
           label={`The new token ${created.name}`}
@@ -190,7 +177,7 @@ function TokenForm({ onCreated }: { onCreated: () => void }) {
           onDone={() => setCreated(undefined)}
         />
       ) : null}
-      <FormButtons busy={busy} label="Create token" busyLabel="Creating…" />
+      <FormButtons busy={busy} failure={failure} label="Create token" busyLabel="Creating…" />
     </form>
   );
 }

@@ -1,5 +1,7 @@
 /** A destructive action behind a confirmation in the page (no dialog box): the first click asks, the second acts. */
 import { useEffect, useRef, useState } from "react";
+import { attempt, describeFailure, type Problem } from "./api.ts";
+import type { Outcome } from "./outcome.tsx";
 
 export function ConfirmButton(props: {
   /** The button's words: "Revoke", "Delete". */
@@ -58,5 +60,41 @@ export function ConfirmButton(props: {
         Cancel
       </button>
     </fieldset>
+  );
+}
+
+/**
+ * A row's Delete (or Revoke) behind a confirmation: calls `remove`, says what came of it through
+ * `onOutcome` (`done`, or "Could not delete <name>: why"), and calls `onRemoved` when it worked.
+ */
+export function RemoveButton(props: {
+  action?: string;
+  subject: string;
+  name: string;
+  consequence: string;
+  done: string;
+  remove: () => Promise<{ error?: Problem; response: Response }>;
+  onOutcome: (outcome: Outcome) => void;
+  onRemoved: () => Promise<void> | void;
+}) {
+  const action = props.action ?? "Delete";
+  return (
+    <ConfirmButton
+      action={action}
+      subject={props.subject}
+      consequence={props.consequence}
+      onConfirm={async () => {
+        props.onOutcome({});
+        const { error, response } = await attempt(props.remove);
+        if (!response?.ok) {
+          props.onOutcome({
+            failure: `Could not ${action.toLowerCase()} ${props.name}: ${describeFailure(error, response)}`,
+          });
+          return;
+        }
+        props.onOutcome({ done: props.done });
+        await props.onRemoved();
+      }}
+    />
   );
 }

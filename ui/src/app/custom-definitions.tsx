@@ -6,11 +6,11 @@
  */
 import { type FormEvent, useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
-import { api, attempt, describeFailure, type Problem } from "./api.ts";
-import { ConfirmButton } from "./confirm.tsx";
+import { api, type Problem } from "./api.ts";
+import { RemoveButton } from "./confirm.tsx";
 import { Link } from "./link.tsx";
 import { ListingView, useListing } from "./loaded.tsx";
-import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
+import { FormButtons, type Outcome, OutcomeView, useSaving } from "./outcome.tsx";
 import { Table } from "./table.tsx";
 import { When } from "./when.tsx";
 
@@ -188,20 +188,17 @@ export function CustomDefinitionsPage({ kind }: { kind: Kind }) {
                   >
                     Edit
                   </button>
-                  <ConfirmButton
-                    action="Delete"
+                  <RemoveButton
                     subject={set.name}
+                    name={set.name}
                     consequence="Expositions of its Service stop offering what it defines."
-                    onConfirm={async () => {
-                      const { error, response } = await attempt(() => kind.remove(set.id));
-                      setOutcome(
-                        response?.ok
-                          ? { done: `Deleted ${set.name}.` }
-                          : { failure: `Could not delete ${set.name}: ${describeFailure(error, response)}` },
-                      );
+                    done={`Deleted ${set.name}.`}
+                    remove={() => kind.remove(set.id)}
+                    onOutcome={(outcome) => {
+                      setOutcome(outcome);
                       if (editing?.id === set.id) setEditing(undefined);
-                      if (response?.ok) await reload();
                     }}
+                    onRemoved={reload}
                   />
                 </td>
               </tr>
@@ -233,8 +230,7 @@ function DefinitionForm(props: {
   onSaved: (done: string) => void;
 }) {
   const { kind, editing, services } = props;
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, setFailure, save } = useSaving();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -254,16 +250,8 @@ function DefinitionForm(props: {
       return;
     }
     const body = { ...content, name: String(form.get("name") ?? "").trim(), serviceId: String(form.get("serviceId")) };
-    setBusy(true);
-    setFailure(undefined);
-    const { data, error, response } = await attempt(() =>
-      editing ? kind.update(editing.id, body) : kind.create(body),
-    );
-    setBusy(false);
-    if (!data) {
-      setFailure(`Not saved: ${describeFailure(error, response)}`);
-      return;
-    }
+    const data = await save(() => (editing ? kind.update(editing.id, body) : kind.create(body)), "Not saved");
+    if (!data) return;
     formElement.reset();
     props.onSaved(editing ? `Saved ${data.name}.` : `Created ${data.name}.`);
   }
@@ -311,9 +299,9 @@ function DefinitionForm(props: {
           defaultValue={JSON.stringify(editing ? kind.content(editing) : kind.example, null, 2)}
         />
       </label>
-      <OutcomeView outcome={{ failure }} />
       <FormButtons
         busy={busy}
+        failure={failure}
         label={editing ? "Save" : "Create"}
         busyLabel="Saving…"
         onCancel={editing ? props.onCancel : undefined}

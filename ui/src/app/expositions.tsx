@@ -2,11 +2,12 @@
  * Expositions: the organization's published MCP endpoints (loading, empty and error states), each
  * linked to its page, and the form that publishes a configuration plan on a gateway group.
  */
-import { type FormEvent, type ReactNode, useState } from "react";
+import type { FormEvent, ReactNode } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
-import { api, attempt, describeFailure } from "./api.ts";
+import { api } from "./api.ts";
 import { Link } from "./link.tsx";
 import { type Listing, ListingView, useListing } from "./loaded.tsx";
+import { FormButtons, useSaving } from "./outcome.tsx";
 import { navigate, ROUTES } from "./router.ts";
 import { Table } from "./table.tsx";
 
@@ -60,8 +61,7 @@ export function ExpositionsPage() {
 function PublishForm() {
   const plans = useListing(() => api.GET("/api/v1/configuration-plans"));
   const groups = useListing(() => api.GET("/api/v1/gateway-groups"));
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, setFailure, save } = useSaving();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -72,15 +72,11 @@ function PublishForm() {
       gatewayGroupId: Number(form.get("group")),
     };
     if (!body.configurationPlanId || !body.gatewayGroupId) {
-      setFailure("Choose a configuration plan and a gateway group.");
+      setFailure("The plan was not published: Choose a configuration plan and a gateway group.");
       return;
     }
-    setBusy(true);
-    setFailure(undefined);
-    const { data, error, response } = await attempt(() => api.POST("/api/v1/expositions", { body }));
-    setBusy(false);
-    if (!data) setFailure(describeFailure(error, response));
-    else navigate(`${EXPOSITIONS}/${encodeURIComponent(data.id)}`);
+    const data = await save(() => api.POST("/api/v1/expositions", { body }), "The plan was not published");
+    if (data) navigate(`${EXPOSITIONS}/${encodeURIComponent(data.id)}`);
   }
 
   return (
@@ -125,14 +121,7 @@ function PublishForm() {
           {groups.listing.state === "failed" ? groups.listing.message : ""}
         </p>
       ) : null}
-      {failure ? (
-        <p className="error" role="alert">
-          The plan was not published: {failure}
-        </p>
-      ) : null}
-      <button type="submit" disabled={busy}>
-        {busy ? "Publishing…" : "Publish"}
-      </button>
+      <FormButtons busy={busy} failure={failure} label="Publish" busyLabel="Publishing…" />
     </form>
   );
 }

@@ -6,11 +6,11 @@
  */
 import { type FormEvent, useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
-import { api, attempt, describeFailure } from "./api.ts";
-import { ConfirmButton } from "./confirm.tsx";
+import { api } from "./api.ts";
+import { RemoveButton } from "./confirm.tsx";
 import { formatLabels, parseLabels } from "./labels.ts";
 import { ListingView, useListing } from "./loaded.tsx";
-import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
+import { FormButtons, type Outcome, OutcomeView, useSaving } from "./outcome.tsx";
 import { Table } from "./table.tsx";
 import { When } from "./when.tsx";
 
@@ -73,22 +73,17 @@ export function GatewaysPage() {
                   >
                     Edit
                   </button>
-                  <ConfirmButton
-                    action="Delete"
+                  <RemoveButton
                     subject={`group ${group.name}`}
+                    name={group.name}
                     consequence="Its gateways keep running."
-                    onConfirm={async () => {
-                      const { error, response } = await attempt(() =>
-                        api.DELETE("/api/v1/gateway-groups/{id}", { params: { path: { id: group.id } } }),
-                      );
-                      setOutcome(
-                        response?.ok
-                          ? { done: `Deleted the gateway group ${group.name}.` }
-                          : { failure: `Could not delete ${group.name}: ${describeFailure(error, response)}` },
-                      );
+                    done={`Deleted the gateway group ${group.name}.`}
+                    remove={() => api.DELETE("/api/v1/gateway-groups/{id}", { params: { path: { id: group.id } } })}
+                    onOutcome={(outcome) => {
+                      setOutcome(outcome);
                       if (editing?.id === group.id) setEditing(undefined);
-                      if (response?.ok) await groups.reload();
                     }}
+                    onRemoved={groups.reload}
                   />
                 </td>
               </tr>
@@ -202,8 +197,7 @@ function Names({ names, none = "none", code }: { names: string[]; none?: string;
 /** Creates a group, or edits `editing` (its name, description and labels; its expressions are kept). */
 function GroupForm(props: { editing: Group | undefined; onCancel: () => void; onSaved: (done: string) => void }) {
   const { editing } = props;
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, setFailure, save } = useSaving();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -221,18 +215,14 @@ function GroupForm(props: { editing: Group | undefined; onCancel: () => void; on
       ...(description ? { description } : {}),
       ...(editing?.matchExpressions ? { matchExpressions: editing.matchExpressions } : {}),
     };
-    setBusy(true);
-    setFailure(undefined);
-    const { data, error, response } = await attempt(() =>
-      editing
-        ? api.PUT("/api/v1/gateway-groups/{id}", { params: { path: { id: editing.id } }, body })
-        : api.POST("/api/v1/gateway-groups", { body }),
+    const data = await save(
+      () =>
+        editing
+          ? api.PUT("/api/v1/gateway-groups/{id}", { params: { path: { id: editing.id } }, body })
+          : api.POST("/api/v1/gateway-groups", { body }),
+      "The group was not saved",
     );
-    setBusy(false);
-    if (!data) {
-      setFailure(`The group was not saved: ${describeFailure(error, response)}`);
-      return;
-    }
+    if (!data) return;
     formElement.reset();
     props.onSaved(editing ? `Saved the gateway group ${data.name}.` : `Created the gateway group ${data.name}.`);
   }
@@ -273,9 +263,9 @@ function GroupForm(props: { editing: Group | undefined; onCancel: () => void; on
       <p id="group-labels-help" className="help">
         One <code>key=value</code> a line. None selects every gateway.
       </p>
-      <OutcomeView outcome={{ failure }} />
       <FormButtons
         busy={busy}
+        failure={failure}
         label={editing ? "Save group" : "Create group"}
         busyLabel="Saving…"
         onCancel={editing ? props.onCancel : undefined}

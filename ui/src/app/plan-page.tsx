@@ -9,6 +9,7 @@ import { ConfirmButton } from "./confirm.tsx";
 import { Link } from "./link.tsx";
 import { failedOf, Loaded, type Loading, useLoading } from "./loaded.tsx";
 import { OneTimeSecret } from "./one-time-secret.tsx";
+import { OutcomeView } from "./outcome.tsx";
 import { emptyPlanForm, type PlanView, planFormOf, type SavedPlan } from "./plan-fields.ts";
 import { type Choice, PlanEditor, type SaveOutcome } from "./plan-form.tsx";
 import { navigate, ROUTES } from "./router.ts";
@@ -128,17 +129,9 @@ export function PlanPage({ id }: { id: string }) {
         {({ services, secrets, plan: loaded }) =>
           loaded ? (
             <>
-              {note ? (
-                <p className="success" role="status">
-                  {note}
-                </p>
-              ) : null}
+              <OutcomeView outcome={{ done: note }} />
               {newKey ? <OneTimeSecret label="New API key" value={newKey} onDone={() => setNewKey(undefined)} /> : null}
-              {failure ? (
-                <p className="error" role="alert">
-                  {failure}
-                </p>
-              ) : null}
+              <OutcomeView outcome={{ failure }} />
               <PlanEditor
                 initial={planFormOf(loaded)}
                 services={services}

@@ -6,6 +6,7 @@
  */
 import { type FormEvent, useState } from "react";
 import { type CallResult, type Credential, ERAS, type Era, type Exchange, McpClient, type Tool } from "./mcp-client.ts";
+import { OutcomeView } from "./outcome.tsx";
 import { ArgumentsForm } from "./schema-form.tsx";
 import { Table } from "./table.tsx";
 
@@ -105,11 +106,7 @@ export function Playground({ defaultUrl, oauth }: { defaultUrl: string; oauth: b
           {busy && !connection ? "Connecting…" : "List the tools"}
         </button>
       </form>
-      {failure ? (
-        <p className="error" role="alert">
-          {failure}
-        </p>
-      ) : null}
+      <OutcomeView outcome={{ failure }} />
       {connection ? (
         <ToolList
           tools={connection.tools}

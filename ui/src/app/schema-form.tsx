@@ -5,6 +5,7 @@
  */
 import { useId, useState } from "react";
 import type { JsonSchema } from "./mcp-client.ts";
+import { OutcomeView } from "./outcome.tsx";
 
 type Kind = "string" | "number" | "integer" | "boolean" | "enum";
 
@@ -157,11 +158,7 @@ export function ArgumentsForm(props: {
         </div>
       )}
       {required.length > 0 && fields && !raw ? <p className="help">* required</p> : null}
-      {problem ? (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <OutcomeView outcome={{ failure: problem }} />
       <div className="row">
         <button type="submit" disabled={props.busy}>
           {props.busy ? "Calling…" : "Call the tool"}

@@ -3,10 +3,10 @@
  * secret and is never shown, echoed or read back (the API has no way to read it).
  */
 import { type FormEvent, useState } from "react";
-import { api, attempt, describeFailure } from "./api.ts";
-import { ConfirmButton } from "./confirm.tsx";
+import { api } from "./api.ts";
+import { RemoveButton } from "./confirm.tsx";
 import { ListingView, useListing } from "./loaded.tsx";
-import { FormButtons, type Outcome, OutcomeView } from "./outcome.tsx";
+import { FormButtons, type Outcome, OutcomeView, useSaving } from "./outcome.tsx";
 import { Table } from "./table.tsx";
 import { When } from "./when.tsx";
 
@@ -43,21 +43,14 @@ export function SecretsPage() {
                   >
                     Replace
                   </button>
-                  <ConfirmButton
-                    action="Delete"
+                  <RemoveButton
                     subject={`secret ${secret.name}`}
+                    name={secret.name}
                     consequence="Plans that use it can no longer reach their backend with it."
-                    onConfirm={async () => {
-                      const { error, response } = await attempt(() =>
-                        api.DELETE("/api/v1/secrets/{id}", { params: { path: { id: secret.id } } }),
-                      );
-                      setOutcome(
-                        response?.ok
-                          ? { done: `Deleted the secret ${secret.name}.` }
-                          : { failure: `Could not delete ${secret.name}: ${describeFailure(error, response)}` },
-                      );
-                      if (response?.ok) await reload();
-                    }}
+                    done={`Deleted the secret ${secret.name}.`}
+                    remove={() => api.DELETE("/api/v1/secrets/{id}", { params: { path: { id: secret.id } } })}
+                    onOutcome={setOutcome}
+                    onRemoved={reload}
                   />
                 </td>
               </tr>
@@ -86,8 +79,7 @@ function SecretForm(props: {
   onSaved: (done: string) => void;
 }) {
   const { replacing } = props;
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, save } = useSaving();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -98,18 +90,14 @@ function SecretForm(props: {
     // The value leaves the field at once: it is never on screen longer than the request.
     const field = formElement.elements.namedItem("value");
     if (field instanceof HTMLInputElement) field.value = "";
-    setBusy(true);
-    setFailure(undefined);
-    const { data, error, response } = await attempt(() =>
-      replacing
-        ? api.PUT("/api/v1/secrets/{id}", { params: { path: { id: replacing.id } }, body: { value } })
-        : api.POST("/api/v1/secrets", { body: { name, value } }),
+    const data = await save(
+      () =>
+        replacing
+          ? api.PUT("/api/v1/secrets/{id}", { params: { path: { id: replacing.id } }, body: { value } })
+          : api.POST("/api/v1/secrets", { body: { name, value } }),
+      "The secret was not saved",
     );
-    setBusy(false);
-    if (!data) {
-      setFailure(`The secret was not saved: ${describeFailure(error, response)}`);
-      return;
-    }
+    if (!data) return;
     formElement.reset();
     props.onSaved(replacing ? `Replaced the value of ${data.name}.` : `Created the secret ${data.name}.`);
   }
@@ -139,9 +127,9 @@ function SecretForm(props: {
       <p id="secret-value-help" className="help">
         Write-only: after saving, the value cannot be shown again, only replaced.
       </p>
-      <OutcomeView outcome={{ failure }} />
       <FormButtons
         busy={busy}
+        failure={failure}
         label={replacing ? "Replace value" : "Create secret"}
         busyLabel="Saving…"
         onCancel={replacing ? props.onCancel : undefined}

@@ -1,6 +1,7 @@
 /** Sign-in: organization, user name and password → POST /api/v1/login; the problem's words on failure. */
 import { type FormEvent, useEffect, useState } from "react";
 import { api, attempt, describeFailure, type Session } from "./api.ts";
+import { OutcomeView } from "./outcome.tsx";
 
 export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn: (session: Session) => void }) {
   const [error, setError] = useState<string>();
@@ -42,11 +43,7 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn
             {notice}
           </p>
         ) : null}
-        {error ? (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <OutcomeView outcome={{ failure: error }} />
         <label>
           Organization
           <input name="organization" defaultValue="default" autoComplete="organization" required />
