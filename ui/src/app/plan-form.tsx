@@ -13,6 +13,12 @@ export interface Choice {
   name: string;
 }
 
+/** Where a secret comes from, for the backend credential and for the client secret. */
+const SECRET_FROM: { value: "secretId" | "env"; label: string }[] = [
+  { value: "secretId", label: "A stored secret" },
+  { value: "env", label: "A variable of the gateway's environment" },
+];
+
 /** What a save answered: nothing when it worked, else the problem (or that nothing answered). */
 export type SaveOutcome = { ok: true } | { ok: false; error: Problem | undefined; response: Response | undefined };
 
@@ -195,8 +201,7 @@ export function PlanEditor(props: {
           help="Secret values are never shown here: a stored secret is chosen by name."
           options={[
             { value: "none", label: "Nothing" },
-            { value: "secretId", label: "A stored secret" },
-            { value: "env", label: "A variable of the gateway's environment" },
+            ...SECRET_FROM,
             { value: "oauth2ClientCredentials", label: "A token from OAuth client credentials" },
             { value: "elicit", label: "Ask each user (MCP URL elicitation)" },
           ]}
@@ -245,15 +250,7 @@ export function PlanEditor(props: {
               help="The authorization server's token endpoint."
             />
             <TextInput kit={kit} field="clientId" label="Client id" help="The gateway's client id there." />
-            <SelectInput
-              kit={kit}
-              field="clientSecretSource"
-              label="Client secret from"
-              options={[
-                { value: "secretId", label: "A stored secret" },
-                { value: "env", label: "A variable of the gateway's environment" },
-              ]}
-            />
+            <SelectInput kit={kit} field="clientSecretSource" label="Client secret from" options={SECRET_FROM} />
             {form.clientSecretSource === "secretId" ? (
               <SelectInput kit={kit} field="clientSecretId" label="Stored client secret" options={secretOptions} />
             ) : (
