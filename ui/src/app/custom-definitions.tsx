@@ -4,13 +4,14 @@
  * Service, and its definitions as JSON, exactly the REST body's members), and deletion behind a
  * confirmation. The API validates; its field errors are shown as it words them.
  */
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
 import { api, type Problem } from "./api.ts";
 import { RemoveButton } from "./confirm.tsx";
+import { useEditing } from "./editing.ts";
 import { Link } from "./link.tsx";
 import { ListingView, useListing } from "./loaded.tsx";
-import { FormButtons, type Outcome, OutcomeView, useSaving } from "./outcome.tsx";
+import { FormButtons, OutcomeView, useSaving } from "./outcome.tsx";
 import { Table } from "./table.tsx";
 import { When } from "./when.tsx";
 
@@ -130,8 +131,7 @@ export const KINDS = {
 export function CustomDefinitionsPage({ kind }: { kind: Kind }) {
   const { listing, reload } = useListing(kind.list);
   const services = useListing(() => api.GET("/api/v1/services"));
-  const [editing, setEditing] = useState<DefinitionSet>();
-  const [outcome, setOutcome] = useState<Outcome>({});
+  const edits = useEditing<DefinitionSet>(reload);
   const serviceName = (id: string) =>
     services.listing.state === "loaded" ? (services.listing.value.find((s) => s.id === id)?.name ?? id) : id;
 
@@ -150,7 +150,7 @@ export function CustomDefinitionsPage({ kind }: { kind: Kind }) {
       </nav>
       <h1 id="custom-title">{kind.title}</h1>
       <p className="lead">{kind.lead}</p>
-      <OutcomeView outcome={outcome} />
+      <OutcomeView outcome={edits.outcome} />
       <ListingView
         listing={listing}
         what={`${kind.noun}s`}
@@ -181,10 +181,7 @@ export function CustomDefinitionsPage({ kind }: { kind: Kind }) {
                     type="button"
                     className="secondary"
                     aria-label={`Edit ${set.name}`}
-                    onClick={() => {
-                      setOutcome({});
-                      setEditing(set);
-                    }}
+                    onClick={() => edits.edit(set)}
                   >
                     Edit
                   </button>
@@ -194,10 +191,7 @@ export function CustomDefinitionsPage({ kind }: { kind: Kind }) {
                     consequence="Expositions of its Service stop offering what it defines."
                     done={`Deleted ${set.name}.`}
                     remove={() => kind.remove(set.id)}
-                    onOutcome={(outcome) => {
-                      setOutcome(outcome);
-                      if (editing?.id === set.id) setEditing(undefined);
-                    }}
+                    onOutcome={edits.removed(set.id)}
                     onRemoved={reload}
                   />
                 </td>
@@ -207,16 +201,12 @@ export function CustomDefinitionsPage({ kind }: { kind: Kind }) {
         )}
       </ListingView>
       <DefinitionForm
-        key={editing?.id ?? "new"}
+        key={edits.formKey}
         kind={kind}
-        editing={editing}
+        editing={edits.editing}
         services={services.listing.state === "loaded" ? services.listing.value : undefined}
-        onCancel={() => setEditing(undefined)}
-        onSaved={(done) => {
-          setEditing(undefined);
-          setOutcome({ done });
-          void reload();
-        }}
+        onCancel={edits.cancel}
+        onSaved={edits.saved}
       />
     </section>
   );

@@ -4,13 +4,14 @@
  * Expositions' own view: an Exposition lists the FQDNs of the live gateways that serve it, and the
  * gateways that received it but report a problem with it.
  */
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
 import { api } from "./api.ts";
 import { RemoveButton } from "./confirm.tsx";
+import { useEditing } from "./editing.ts";
 import { formatLabels, parseLabels } from "./labels.ts";
-import { ListingView, useListing } from "./loaded.tsx";
-import { FormButtons, type Outcome, OutcomeView, useSaving } from "./outcome.tsx";
+import { ListingView, LoadFailure, useListing } from "./loaded.tsx";
+import { FormButtons, OutcomeView, useSaving } from "./outcome.tsx";
 import { Table } from "./table.tsx";
 import { When } from "./when.tsx";
 
@@ -22,8 +23,7 @@ export function GatewaysPage() {
   const groups = useListing(() => api.GET("/api/v1/gateway-groups"));
   const gateways = useListing(() => api.GET("/api/v1/gateways"));
   const expositions = useListing(() => api.GET("/api/v1/expositions"));
-  const [outcome, setOutcome] = useState<Outcome>({});
-  const [editing, setEditing] = useState<Group>();
+  const edits = useEditing<Group>(groups.reload);
   const served = expositions.listing.state === "loaded" ? expositions.listing.value : [];
 
   return (
@@ -33,7 +33,7 @@ export function GatewaysPage() {
         Gateway groups choose gateways by the labels they advertise; an Exposition is published on a group.
       </p>
       <h2>Gateway groups</h2>
-      <OutcomeView outcome={outcome} />
+      <OutcomeView outcome={edits.outcome} />
       <ListingView
         listing={groups.listing}
         what="gateway groups"
@@ -66,10 +66,7 @@ export function GatewaysPage() {
                     type="button"
                     className="secondary"
                     aria-label={`Edit group ${group.name}`}
-                    onClick={() => {
-                      setOutcome({});
-                      setEditing(group);
-                    }}
+                    onClick={() => edits.edit(group)}
                   >
                     Edit
                   </button>
@@ -79,10 +76,7 @@ export function GatewaysPage() {
                     consequence="Its gateways keep running."
                     done={`Deleted the gateway group ${group.name}.`}
                     remove={() => api.DELETE("/api/v1/gateway-groups/{id}", { params: { path: { id: group.id } } })}
-                    onOutcome={(outcome) => {
-                      setOutcome(outcome);
-                      if (editing?.id === group.id) setEditing(undefined);
-                    }}
+                    onOutcome={edits.removed(group.id)}
                     onRemoved={groups.reload}
                   />
                 </td>
@@ -91,16 +85,7 @@ export function GatewaysPage() {
           </Table>
         )}
       </ListingView>
-      <GroupForm
-        key={editing?.id ?? "new"}
-        editing={editing}
-        onCancel={() => setEditing(undefined)}
-        onSaved={(done) => {
-          setEditing(undefined);
-          setOutcome({ done });
-          void groups.reload();
-        }}
-      />
+      <GroupForm key={edits.formKey} editing={edits.editing} onCancel={edits.cancel} onSaved={edits.saved} />
       <h2 className="spaced">Gateways</h2>
       <ListingView
         listing={gateways.listing}
@@ -146,12 +131,11 @@ export function GatewaysPage() {
         )}
       </ListingView>
       {expositions.listing.state === "failed" ? (
-        <div className="error" role="alert">
-          <p>Could not load the Expositions the gateways serve: {expositions.listing.message}</p>
-          <button type="button" className="secondary" onClick={expositions.reload}>
-            Try again
-          </button>
-        </div>
+        <LoadFailure
+          what="the Expositions the gateways serve"
+          message={expositions.listing.message}
+          onRetry={expositions.reload}
+        />
       ) : null}
     </section>
   );

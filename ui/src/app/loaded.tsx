@@ -66,25 +66,29 @@ export function Loaded<T>(props: {
       </p>
     );
   }
-  if (loading.state === "failed") {
-    const words = `Could not load ${props.what}: ${loading.message}`;
-    if (!props.onRetry) {
-      return (
-        <p className="error" role="alert">
-          {words}
-        </p>
-      );
-    }
+  if (loading.state === "failed")
+    return <LoadFailure what={props.what} message={loading.message} onRetry={props.onRetry} />;
+  return <>{props.children(loading.value)}</>;
+}
+
+/** Why `what` could not be loaded (an alert), with Try again when `onRetry` is given. */
+export function LoadFailure(props: { what: string; message: string; onRetry?: () => void }) {
+  const words = `Could not load ${props.what}: ${props.message}`;
+  if (!props.onRetry) {
     return (
-      <div className="error" role="alert">
-        <p>{words}</p>
-        <button type="button" className="secondary" onClick={props.onRetry}>
-          Try again
-        </button>
-      </div>
+      <p className="error" role="alert">
+        {words}
+      </p>
     );
   }
-  return <>{props.children(loading.value)}</>;
+  return (
+    <div className="error" role="alert">
+      <p>{words}</p>
+      <button type="button" className="secondary" onClick={props.onRetry}>
+        Try again
+      </button>
+    </div>
+  );
 }
 
 /** A loaded list: `what` names the items ("API tokens"), `empty` says how to add the first. */

@@ -3,7 +3,7 @@
  * it, renews its API key and deletes it. A new API key, from a creation, a save that turned the
  * key on, or a renewal, is shown once.
  */
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { api, attempt, describeFailure } from "./api.ts";
 import { ConfirmButton } from "./confirm.tsx";
 import { Link } from "./link.tsx";
@@ -47,11 +47,7 @@ export function NewPlanPage() {
   const loading = usePlanData(undefined);
   const [created, setCreated] = useState<SavedPlan>();
   return (
-    <section aria-labelledby="plan-title">
-      <p className="breadcrumb">
-        <Link href={ROUTES.plans}>All configuration plans</Link>
-      </p>
-      <h1 id="plan-title">New configuration plan</h1>
+    <PlanSection title="New configuration plan">
       <p className="lead">A Service bound to its backend, with the settings of its MCP endpoint.</p>
       {created ? (
         <Created plan={created} />
@@ -78,7 +74,7 @@ export function NewPlanPage() {
           }
         </Loaded>
       )}
-    </section>
+    </PlanSection>
   );
 }
 
@@ -120,11 +116,7 @@ export function PlanPage({ id }: { id: string }) {
     );
   }
   return (
-    <section aria-labelledby="plan-title">
-      <p className="breadcrumb">
-        <Link href={ROUTES.plans}>All configuration plans</Link>
-      </p>
-      <h1 id="plan-title">{plan ? plan.name : "Configuration plan"}</h1>
+    <PlanSection title={plan ? plan.name : "Configuration plan"}>
       <Loaded loading={loading} what="the configuration plan">
         {({ services, secrets, plan: loaded }) =>
           loaded ? (
@@ -202,6 +194,19 @@ export function PlanPage({ id }: { id: string }) {
           ) : null
         }
       </Loaded>
+    </PlanSection>
+  );
+}
+
+/** A plan page: the way back to the list, and its title. */
+function PlanSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby="plan-title">
+      <p className="breadcrumb">
+        <Link href={ROUTES.plans}>All configuration plans</Link>
+      </p>
+      <h1 id="plan-title">{title}</h1>
+      {children}
     </section>
   );
 }

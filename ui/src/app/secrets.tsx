@@ -2,18 +2,18 @@
  * Secrets, write-only: the list shows names and dates; a value is typed to create or replace a
  * secret and is never shown, echoed or read back (the API has no way to read it).
  */
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { api } from "./api.ts";
 import { RemoveButton } from "./confirm.tsx";
+import { useEditing } from "./editing.ts";
 import { ListingView, useListing } from "./loaded.tsx";
-import { FormButtons, type Outcome, OutcomeView, useSaving } from "./outcome.tsx";
+import { FormButtons, OutcomeView, useSaving } from "./outcome.tsx";
 import { Table } from "./table.tsx";
 import { When } from "./when.tsx";
 
 export function SecretsPage() {
   const { listing, reload } = useListing(() => api.GET("/api/v1/secrets"));
-  const [outcome, setOutcome] = useState<Outcome>({});
-  const [replacing, setReplacing] = useState<{ id: string; name: string }>();
+  const edits = useEditing<{ id: string; name: string }>(reload);
 
   return (
     <section aria-labelledby="secrets-title">
@@ -21,7 +21,7 @@ export function SecretsPage() {
       <p className="lead">
         Values that plans use without showing them, such as backend credentials. A value can be replaced, never read.
       </p>
-      <OutcomeView outcome={outcome} />
+      <OutcomeView outcome={edits.outcome} />
       <ListingView listing={listing} what="secrets" empty="No secrets yet. Create one below." onRetry={reload}>
         {(items) => (
           <Table
@@ -39,7 +39,7 @@ export function SecretsPage() {
                     type="button"
                     className="secondary"
                     aria-label={`Replace the value of ${secret.name}`}
-                    onClick={() => setReplacing({ id: secret.id, name: secret.name })}
+                    onClick={() => edits.edit({ id: secret.id, name: secret.name })}
                   >
                     Replace
                   </button>
@@ -49,7 +49,7 @@ export function SecretsPage() {
                     consequence="Plans that use it can no longer reach their backend with it."
                     done={`Deleted the secret ${secret.name}.`}
                     remove={() => api.DELETE("/api/v1/secrets/{id}", { params: { path: { id: secret.id } } })}
-                    onOutcome={setOutcome}
+                    onOutcome={edits.removed(secret.id)}
                     onRemoved={reload}
                   />
                 </td>
@@ -58,16 +58,7 @@ export function SecretsPage() {
           </Table>
         )}
       </ListingView>
-      <SecretForm
-        key={replacing?.id ?? "new"}
-        replacing={replacing}
-        onCancel={() => setReplacing(undefined)}
-        onSaved={(done) => {
-          setReplacing(undefined);
-          setOutcome({ done });
-          void reload();
-        }}
-      />
+      <SecretForm key={edits.formKey} replacing={edits.editing} onCancel={edits.cancel} onSaved={edits.saved} />
     </section>
   );
 }
