@@ -46,13 +46,10 @@ export function mcpCors(app: FastifyInstance, paths: string[], origins: string[]
   });
   const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!allowed(request.headers.origin)) {
-      return reply
-        .status(403)
-        .type("application/json")
-        .send({
-          error: "origin_not_allowed",
-          error_description: "This origin may not call the gateway from a browser",
-        });
+      return reply.status(403).type("application/json").send({
+        error: "origin_not_allowed",
+        error_description: "This origin may not call the gateway from a browser",
+      });
     }
     return reply
       .status(204)
