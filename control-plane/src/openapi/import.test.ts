@@ -678,10 +678,22 @@ paths:
     // The top schema is written out (its $ref followed), so it is found at the operation.
     expect(shared.location?.pointer).toMatch(/\/properties\/age\/minimum$/);
 
-    // What 2020-12 allows stays accepted: boolean schemas, type arrays, shared schemas.
+    // A schema naming another dialect: a coded refusal at its place, never a crash.
+    const dialect = await importError({
+      text: document({ $schema: "http://json-schema.org/draft-07/schema#", type: "object" }),
+    });
+    expect(dialect.code).toBe("OPENAPI_INVALID");
+    expect(dialect.message).toContain('/$schema is "http://json-schema.org/draft-07/schema#"');
+    expect(dialect.location?.pointer).toBe("/paths/~1/post/requestBody/content/application~1json/schema/$schema");
+
+    // What 2020-12 allows stays accepted: boolean schemas, type arrays, shared schemas, its own $schema.
     const accepted = await importOpenApi({
       text: document(
-        { type: ["object", "null"], properties: { a: true, b: { $ref: "#/components/schemas/B" } } },
+        {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: ["object", "null"],
+          properties: { a: true, b: { $ref: "#/components/schemas/B" } },
+        },
         { B: { type: "string", not: { const: "" } } },
       ),
     });
