@@ -184,6 +184,11 @@ export class Backends {
       headersTimeout: 0,
       bodyTimeout: 0,
     };
+    // Only a call that waited for a token has spent time already: the others skip reading the clock.
+    const callMs = bearer === undefined ? timeoutMs : started + timeoutMs - performance.now();
+    // Before the breaker's admission: an admitted call must always record its verdict (a half-open
+    // breaker's trial left unrecorded would refuse every later call).
+    if (callMs <= 0) return { kind: "timeout", ms: plan.backendTimeoutMs };
     const settings = plan.circuitBreaker ?? DEFAULT_CIRCUIT_BREAKER;
     const breaker = settings.enabled ? this.breakers.of(plan.id, target.origin) : undefined;
     let ticket: Ticket | undefined;
@@ -202,9 +207,6 @@ export class Backends {
       }
       ticket = admission;
     }
-    // Only a call that waited for a token has spent time already: the others skip reading the clock.
-    const callMs = bearer === undefined ? timeoutMs : started + timeoutMs - performance.now();
-    if (callMs <= 0) return { kind: "timeout", ms: plan.backendTimeoutMs };
     const pool = this.pool(target.origin);
     const share = this.share(scope.share);
     const outcome = await new Promise<CallResult>((resolve) => {
