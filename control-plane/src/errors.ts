@@ -159,6 +159,14 @@ export const errors = {
       undefined,
       { "retry-after": "60" },
     ),
+  tooManyPendingElicitationsOfUser: (expositionId: string, limit: number) =>
+    new ApiError(
+      429,
+      "TOO_MANY_PENDING_ELICITATIONS",
+      `This user has ${limit} pending elicitations on Exposition '${expositionId}': open one of the pages already given, or try again when they have expired`,
+      undefined,
+      { "retry-after": "60" },
+    ),
   elicitationSpent: (idHash: string, how: "used" | "expired") =>
     new ApiError(
       409,

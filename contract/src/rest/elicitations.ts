@@ -11,6 +11,8 @@ import { principalDigest } from "./elicited-credentials.ts";
 export const ELICITATION_MAX_TTL_SECONDS = 900;
 /** Most unexpired, unused elicitations per Exposition. */
 export const PENDING_ELICITATIONS_PER_EXPOSITION = 10_000;
+/** Pending elicitations of one user on one Exposition: one user's calls cannot use up the Exposition's. */
+export const PENDING_ELICITATIONS_PER_USER = 20;
 
 /** SHA-256 of the elicitation id, hex. */
 export const elicitationIdHash = z

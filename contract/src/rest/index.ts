@@ -32,6 +32,7 @@ export {
   type NewElicitation,
   newElicitation,
   PENDING_ELICITATIONS_PER_EXPOSITION,
+  PENDING_ELICITATIONS_PER_USER,
 } from "./elicitations.ts";
 export {
   ELICITED_CREDENTIAL_MAX_CIPHERTEXT,

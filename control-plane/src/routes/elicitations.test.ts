@@ -5,7 +5,7 @@
  * field; bounded per Exposition; deleted with the Exposition.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { PENDING_ELICITATIONS_PER_EXPOSITION } from "@atrium/contract/rest";
+import { PENDING_ELICITATIONS_PER_EXPOSITION, PENDING_ELICITATIONS_PER_USER } from "@atrium/contract/rest";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -136,6 +136,21 @@ describe.each(DATABASE_KINDS)("elicitations on %s", (kind) => {
       expect(JSON.stringify(answer.body.errors)).toContain(field);
     }
     expect((await gateway.call("GET", "/api/v1/elicitations/not-a-hash")).status).toBe(400);
+  });
+
+  it(`at most ${PENDING_ELICITATIONS_PER_USER} pending per user and Exposition: one user's calls leave the others theirs`, async () => {
+    const busy = await expose(writer.admin, "busy");
+    const own = (user: string) =>
+      fresh({ expositionId: busy.expositionId, principal: createHash("sha256").update(user).digest("base64url") });
+    for (let n = 0; n < PENDING_ELICITATIONS_PER_USER; n++) {
+      expect((await gateway.call("POST", "/api/v1/elicitations", own("greedy"))).status).toBe(201);
+    }
+    const refused = await gateway.call("POST", "/api/v1/elicitations", own("greedy"));
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("TOO_MANY_PENDING_ELICITATIONS");
+    expect(refused.body.detail).toContain(`This user has ${PENDING_ELICITATIONS_PER_USER} pending elicitations`);
+    expect(refused.headers["retry-after"]).toBe("60");
+    expect((await gateway.call("POST", "/api/v1/elicitations", own("patient"))).status).toBe(201);
   });
 
   it(`at most ${PENDING_ELICITATIONS_PER_EXPOSITION} pending per Exposition (429 with Retry-After); deleting the Exposition deletes them`, async () => {

@@ -5,7 +5,8 @@
  * the elicitation id; any replica reads it to show the page and consumes it when the form is
  * accepted: one conditional update, so a second submit fails on every replica. Expired rows of
  * an Exposition are removed as new ones are written; at most PENDING_ELICITATIONS_PER_EXPOSITION
- * are pending at once.
+ * are pending at once, and at most PENDING_ELICITATIONS_PER_USER of one user (so that one user's
+ * calls cannot keep the others from being asked).
  */
 import {
   ELICITATION_MAX_TTL_SECONDS,
@@ -13,6 +14,7 @@ import {
   elicitationView,
   newElicitation,
   PENDING_ELICITATIONS_PER_EXPOSITION,
+  PENDING_ELICITATIONS_PER_USER,
 } from "@atrium/contract/rest";
 import { and, count, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
@@ -75,6 +77,18 @@ export const elicitationRoutes: FastifyPluginAsync<{ context: AppContext }> = as
           .where(and(eq(elicitations.expositionId, expositionId), isNull(elicitations.usedAt)));
         if ((pending?.n ?? 0) >= PENDING_ELICITATIONS_PER_EXPOSITION)
           throw errors.tooManyPendingElicitations(expositionId, PENDING_ELICITATIONS_PER_EXPOSITION);
+        const [ofUser] = await tx
+          .select({ n: count() })
+          .from(elicitations)
+          .where(
+            and(
+              eq(elicitations.expositionId, expositionId),
+              eq(elicitations.principal, principal),
+              isNull(elicitations.usedAt),
+            ),
+          );
+        if ((ofUser?.n ?? 0) >= PENDING_ELICITATIONS_PER_USER)
+          throw errors.tooManyPendingElicitationsOfUser(expositionId, PENDING_ELICITATIONS_PER_USER);
         const [row] = await tx
           .insert(elicitations)
           .values({ idHash, organizationId, expositionId, principal, tool, expiresAt: expires })

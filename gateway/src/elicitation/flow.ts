@@ -14,6 +14,8 @@
  *   `elicitationId`; the credential belongs to the OAuth user, or to the MCP session when the plan
  *   has no `oauth`.
  */
+import { RestProblemError } from "@atrium/contract/rest-client";
+import { TOO_MANY_CALLS } from "../mcp/overload.ts";
 import { ERROR, McpError } from "../mcp/protocol.ts";
 import type { ServedExposition } from "../registry.ts";
 import type { ClusterKeyring } from "./cluster-keys.ts";
@@ -111,7 +113,7 @@ export async function modernCredential(call: ElicitationCall, asked: Asked): Pro
     const action = record(record(params.inputResponses)?.[CREDENTIAL_INPUT])?.action;
     if (action === "decline" || action === "cancel") return { kind: "declined", action };
   }
-  const credential = await store.get(served.exposition.id, principal);
+  const credential = await fromControlPlane(store.get(served.exposition.id, principal));
   if (credential !== undefined) return { kind: "credential", credential, principal };
   if (record(record(record(call.capabilities)?.elicitation)?.url) === undefined) {
     throw new McpError(
@@ -123,10 +125,10 @@ export async function modernCredential(call: ElicitationCall, asked: Asked): Pro
     );
   }
   // A retry before the page was submitted: the same page and state while its elicitation is pending.
-  if (echoed && (await stillPending(pending, echoed.elicitationId))) {
+  if (echoed && (await fromControlPlane(stillPending(pending, echoed.elicitationId)))) {
     return { kind: "input-required", result: inputRequired(served, call.origin, echoed.elicitationId, echoed.state) };
   }
-  const { id } = await pending.record(served.exposition.id, principalDigest(principal), tool);
+  const { id } = await fromControlPlane(pending.record(served.exposition.id, principalDigest(principal), tool));
   return {
     kind: "input-required",
     result: inputRequired(served, call.origin, id, sealRequestState(keyring, binding, id)),
@@ -139,9 +141,11 @@ export async function legacyCredential(call: ElicitationCall, asked: Asked): Pro
   const { principal } = call;
   // The endpoint always sets one in these eras (the OAuth user or the session); without, fail closed.
   if (!principal) throw new McpError(ERROR.invalidRequest, "No user or session to ask a credential of", 400);
-  const credential = await call.services.store.get(served.exposition.id, principal);
+  const credential = await fromControlPlane(call.services.store.get(served.exposition.id, principal));
   if (credential !== undefined) return { kind: "credential", credential, principal };
-  const { id } = await call.services.pending.record(served.exposition.id, principalDigest(principal), tool);
+  const { id } = await fromControlPlane(
+    call.services.pending.record(served.exposition.id, principalDigest(principal), tool),
+  );
   throw new McpError(
     ERROR.urlElicitationRequired,
     `Tool ${tool} needs your backend credential: open the URL in data.elicitations, give it there, then call again`,
@@ -161,7 +165,8 @@ export async function storedCredential(
   served: ServedExposition,
   httpStatus: number,
 ): Promise<Elicited> {
-  const credential = call.principal && (await call.services.store.get(served.exposition.id, call.principal));
+  const credential =
+    call.principal && (await fromControlPlane(call.services.store.get(served.exposition.id, call.principal)));
   if (credential === undefined || !call.principal)
     throw new McpError(
       ERROR.invalidRequest,
@@ -169,6 +174,30 @@ export async function storedCredential(
       httpStatus,
     );
   return { kind: "credential", credential, principal: call.principal };
+}
+
+/**
+ * What the control plane answered, as the client should see it: the credential store and the
+ * pending elicitations live there, and a refusal or an outage must reach the client as an MCP
+ * error in words, never as the gateway's 500.
+ */
+export async function fromControlPlane<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    if (error instanceof RestProblemError && error.status === 429) {
+      const why = error.problem?.detail ?? "too many pending requests for credentials";
+      throw new McpError(TOO_MANY_CALLS, `Your credential cannot be asked for now: ${why}`, 429, {
+        retryAfterSeconds: 60,
+      });
+    }
+    throw new McpError(
+      ERROR.internal,
+      "The gateway could not reach the control plane to find or ask for your backend credential: try again shortly",
+      503,
+    );
+  }
 }
 
 async function stillPending(pending: PendingElicitations, id: string): Promise<boolean> {
