@@ -112,6 +112,25 @@ describe("elicited credential store", () => {
     expect(await cached.delete(stack().expositionId, alice)).toBe(false);
   });
 
+  it("a read that overlapped this replica's delete or replacement is not cached (found in review)", async () => {
+    const replica = store({ cacheTtlMs: 60_000 });
+    const { expositionId } = stack();
+    await replica.put(expositionId, bob, "before");
+    await replica.delete(expositionId, bob); // empties the cache: the next read asks the control plane
+    await store().put(expositionId, bob, "revoked-soon");
+    const reading = replica.get(expositionId, bob);
+    expect(await replica.delete(expositionId, bob)).toBe(true);
+    await reading; // whichever it saw, it must not outlive the delete in the cache
+    expect(await replica.get(expositionId, bob)).toBeUndefined();
+
+    await store().put(expositionId, bob, "old");
+    const overlapping = replica.get(expositionId, bob);
+    await replica.put(expositionId, bob, "new");
+    await overlapping;
+    expect(await replica.get(expositionId, bob)).toBe("new");
+    await replica.delete(expositionId, bob);
+  });
+
   it("the cache is bounded: the least recently used goes first", async () => {
     const small = store({ cacheEntries: 3 });
     const users = Array.from({ length: 5 }, (_, i) => ({ iss: "https://id.example", sub: `user-${i}` }));

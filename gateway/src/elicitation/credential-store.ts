@@ -47,6 +47,11 @@ function digestOf(owner: CredentialOwner): string {
 
 export class ElicitedCredentialStore {
   private readonly cache = new Map<string, { credential: string; readAt: number }>();
+  /**
+   * Counts this replica's writes, at their start and at their end: a read that overlapped one
+   * (its answer may be what the write replaced or revoked) is returned but not cached.
+   */
+  private writes = 0;
   private readonly rest: RestClient;
   private readonly keyring: ClusterKeyring;
   private readonly cacheEntries: number;
@@ -72,6 +77,7 @@ export class ElicitedCredentialStore {
       return cached.credential;
     }
     this.cache.delete(key);
+    const writesBefore = this.writes;
     const stored = await this.rest.send("GET", pathOf(expositionId, digest), {
       answer: elicitedCredentialView,
       tolerate: [404],
@@ -81,7 +87,7 @@ export class ElicitedCredentialStore {
     // Another cluster's key, or a row not sealed for this user and Exposition: as if none (the next call elicits anew).
     if (!opened.ok) return undefined;
     const credential = opened.plaintext.toString("utf8");
-    this.remember(key, credential);
+    if (this.writes === writesBefore) this.remember(key, credential);
     return credential;
   }
 
@@ -93,15 +99,26 @@ export class ElicitedCredentialStore {
       throw new RangeError(`an elicited credential must be 1 to ${ELICITED_CREDENTIAL_MAX_BYTES} bytes`);
     const ciphertext = this.keyring.seal("elicited-credential", bytes, context(expositionId, digest));
     if (ciphertext.length > ELICITED_CREDENTIAL_MAX_CIPHERTEXT) throw new RangeError("sealed credential too long");
-    await this.rest.put(pathOf(expositionId, digest), { ciphertext }, elicitedCredentialView);
+    this.writes++;
+    this.cache.delete(cacheKey(expositionId, digest));
+    try {
+      await this.rest.put(pathOf(expositionId, digest), { ciphertext }, elicitedCredentialView);
+    } finally {
+      this.writes++;
+    }
     this.remember(cacheKey(expositionId, digest), credential);
   }
 
   /** Deletes it (the user revoked it, or the backend refused it); false when none was stored. */
   async delete(expositionId: string, owner: CredentialOwner): Promise<boolean> {
     const digest = digestOf(owner);
+    this.writes++;
     this.cache.delete(cacheKey(expositionId, digest));
-    return this.rest.delete(pathOf(expositionId, digest), { tolerate: [404] });
+    try {
+      return await this.rest.delete(pathOf(expositionId, digest), { tolerate: [404] });
+    } finally {
+      this.writes++;
+    }
   }
 
   get cachedEntries(): number {
