@@ -18,6 +18,7 @@ import { RestProblemError } from "@atrium/contract/rest-client";
 import { TOO_MANY_CALLS } from "../mcp/overload.ts";
 import { ERROR, McpError } from "../mcp/protocol.ts";
 import type { ServedExposition } from "../registry.ts";
+import { isPlainObject } from "../tools/schema.ts";
 import type { ClusterKeyring } from "./cluster-keys.ts";
 import { type ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
 import type { PendingElicitations } from "./pending-elicitations.ts";
@@ -78,9 +79,7 @@ interface Asked {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 function descriptionOf(served: ServedExposition): string {

@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ClusterKeyring } from "./cluster-keys.ts";
+import { cookieValue, pageCookie } from "./page-cookies.ts";
 
 export const CSRF_COOKIE = "atrium-elicitation";
 const NONCE = /^[A-Za-z0-9_-]{43}$/;
@@ -27,11 +28,9 @@ function message(id: string, nonce: string): string {
  */
 function nonceFor(request: FastifyRequest, reply: FastifyReply): string {
   const nonce = cookieNonce(request) ?? randomBytes(32).toString("base64url");
-  const secure = request.protocol === "https" || request.headers["x-forwarded-proto"] === "https";
-  // No Path: the default is the page's folder (/elicitations), which also holds behind a path prefix.
   reply.header(
     "set-cookie",
-    `${CSRF_COOKIE}=${nonce}; Max-Age=${COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`,
+    pageCookie(request, { name: CSRF_COOKIE, value: nonce, maxAgeSeconds: COOKIE_MAX_AGE_SECONDS, sameSite: "Strict" }),
   );
   return nonce;
 }
@@ -50,9 +49,6 @@ export function csrfHolds(keyring: ClusterKeyring, id: string, request: FastifyR
 }
 
 function cookieNonce(request: FastifyRequest): string | undefined {
-  for (const pair of (request.headers.cookie ?? "").split(";")) {
-    const [name, value] = pair.trim().split("=", 2);
-    if (name === CSRF_COOKIE && value && NONCE.test(value)) return value;
-  }
-  return undefined;
+  const value = cookieValue(request, CSRF_COOKIE);
+  return value !== undefined && NONCE.test(value) ? value : undefined;
 }

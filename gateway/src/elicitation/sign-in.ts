@@ -26,6 +26,7 @@ import { requestOrigin } from "../auth/resource.ts";
 import type { ClusterKeyring } from "./cluster-keys.ts";
 import { principalDigest } from "./credential-store.ts";
 import { isElicitationId } from "./elicitation-id.ts";
+import { cookieValue, pageCookie } from "./page-cookies.ts";
 import type { SignInRefusal } from "./page-html.ts";
 
 /** Where the authorization server sends the user back (registered as the client's redirect URI). */
@@ -242,27 +243,12 @@ function redirectUri(request: FastifyRequest): string {
   return `${requestOrigin(request.headers)}${SIGN_IN_CALLBACK_PATH}`;
 }
 
-/**
- * HttpOnly, SameSite=Lax (sent on the authorization server's redirect back), Secure over HTTPS. No
- * Path: the default is the folder of the page and of the callback alike (/elicitations).
- */
-function cookie(request: FastifyRequest, name: string, value: string, maxAge: number): string {
-  const secure = request.protocol === "https" || request.headers["x-forwarded-proto"] === "https";
-  return `${name}=${value}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+/** SameSite=Lax: sent on the authorization server's redirect back, a cross-site navigation. */
+function cookie(request: FastifyRequest, name: string, value: string, maxAgeSeconds: number): string {
+  return pageCookie(request, { name, value, maxAgeSeconds, sameSite: "Lax" });
 }
 
 function bindingOf(request: FastifyRequest): string | undefined {
   const value = cookieValue(request, BINDING_COOKIE);
   return value !== undefined && BINDING.test(value) ? value : undefined;
-}
-
-function cookieValue(request: FastifyRequest, name: string): string | undefined {
-  for (const pair of (request.headers.cookie ?? "").split(";")) {
-    const at = pair.indexOf("=");
-    if (at > 0 && pair.slice(0, at).trim() === name) {
-      const value = pair.slice(at + 1).trim();
-      return value === "" ? undefined : value;
-    }
-  }
-  return undefined;
 }
