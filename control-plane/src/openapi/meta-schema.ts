@@ -15,16 +15,8 @@ const ajv = new Ajv2020({ allErrors: false, strict: false, logger: false });
 
 /** The first meta-schema violation of `schema` as `<path>: <message>` (path relative to the schema), or undefined. */
 export function schemaProblem(schema: unknown): { path: string; message: string } | undefined {
-  // A schema naming another dialect: the gateways' ajv holds no other meta-schema and would not compile it.
-  const declared =
-    typeof schema === "object" && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
-  if (declared !== undefined && declared !== DIALECT) {
-    return {
-      path: "/$schema",
-      message: `/$schema is ${JSON.stringify(declared)}, and the gateways validate JSON Schema 2020-12 only: remove $schema or make it "${DIALECT}"`,
-    };
-  }
-  // Against 2020-12 by name: validateSchema would look the meta-schema up by `$schema`.
+  // Against 2020-12 by name, whatever `$schema` says: the gateways drop `$schema` and compile every
+  // tool schema as 2020-12 (validateSchema would look the meta-schema up by it, and throw on one it lacks).
   if (ajv.validate(DIALECT, schema)) return undefined;
   const [error] = ajv.errors ?? [];
   if (!error) return undefined;
