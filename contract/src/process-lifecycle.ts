@@ -41,3 +41,13 @@ export function stopOnSignal(stop: (signal: NodeJS.Signals) => Promise<void>): v
     });
   }
 }
+
+/** Whether process `pid` runs: signal 0 reaches it, or is refused (EPERM) because another user owns it. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -3,7 +3,7 @@
  * app-route fallback, and that the API's own paths stay problems. A small bundle written here
  * stands in for a `vite build` output (ui/src/pages.test.ts serves the real one in Chromium).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -84,6 +84,10 @@ describe("the web UI's files", () => {
     const zipped = await get("/assets/app-1a2b3c.js", { "accept-encoding": "gzip" });
     expect(zipped.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(zipped.body).toString()).toBe(SCRIPT);
+    // gzip;q=0 refuses gzip (RFC 9110 §12.5.3): the plain file.
+    const refused = await get("/assets/app-1a2b3c.js", { "accept-encoding": "gzip;q=0, br" });
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(refused.body.toString()).toBe(SCRIPT);
     expect((await get("/assets/app-1a2b3c.css")).headers["content-type"]).toBe("text/css; charset=utf-8");
     expect((await get("/robots.txt")).headers).toMatchObject({
       "content-type": "text/plain; charset=utf-8",
@@ -132,6 +136,24 @@ describe("ATRIUM_UI_DIR", () => {
       expect(() => readUiBundle(empty)).toThrow(/holds no index.html: point it at a built web UI/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it("holds only the folder's own visible files: hidden files and symbolic links are left out", () => {
+    const bundle = mkdtempSync(join(tmpdir(), "atrium-ui-hidden-"));
+    const outside = mkdtempSync(join(tmpdir(), "atrium-ui-outside-"));
+    try {
+      writeFileSync(join(bundle, "index.html"), INDEX);
+      writeFileSync(join(bundle, ".env"), "ATRIUM_SECRET=leaked");
+      mkdirSync(join(bundle, ".git"));
+      writeFileSync(join(bundle, ".git", "config"), "[core]");
+      writeFileSync(join(outside, "host.txt"), "a file of the host");
+      symlinkSync(join(outside, "host.txt"), join(bundle, "linked.txt"));
+      symlinkSync(outside, join(bundle, "linked-folder"));
+      expect([...readUiBundle(bundle).files.keys()]).toEqual(["/index.html"]);
+    } finally {
+      rmSync(bundle, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 

@@ -5,9 +5,10 @@
  * hashed assets are cached for good, everything else is revalidated; every answer carries a CSP.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import { gzipSync } from "node:zlib";
+import { acceptsGzip } from "@atrium/contract/accept-encoding";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { errors } from "./errors.ts";
 import { withoutQuery } from "./log-hygiene.ts";
@@ -73,10 +74,20 @@ export class UiBundleError extends Error {
   override readonly name = "UiBundleError";
 }
 
+/**
+ * The bundle's regular files. Symbolic links are not followed (a link could pull any file of the
+ * host into what the UI serves) and hidden files or folders (`.env`, `.git`) are not served:
+ * a build output has neither.
+ */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile());
+  // Walked by hand: readdirSync's `recursive` descends into linked folders.
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !entry.name.startsWith("."))
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return filesUnder(path);
+      return entry.isFile() ? [path] : [];
+    });
 }
 
 /** Reads a built bundle; throws a UiBundleError that says what to fix when `dir` is not one. */
@@ -139,8 +150,8 @@ function send(bundle: UiBundle, file: UiFile, request: FastifyRequest, reply: Fa
     "x-frame-options": "DENY",
   });
   if (request.headers["if-none-match"] === file.etag) return reply.status(304).send();
-  const acceptsGzip = /\bgzip\b/.test(String(request.headers["accept-encoding"] ?? ""));
-  if (file.gzipped && acceptsGzip) return reply.header("content-encoding", "gzip").send(file.gzipped);
+  if (file.gzipped && acceptsGzip(request.headers["accept-encoding"]))
+    return reply.header("content-encoding", "gzip").send(file.gzipped);
   return reply.send(file.body);
 }
 

@@ -16,6 +16,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { instanceId, snapshotEnvelope } from "@atrium/contract";
+import { isAlive } from "@atrium/contract/process-lifecycle";
 import { z } from "zod";
 import { refusal } from "./registry.ts";
 
@@ -162,15 +163,6 @@ export class ConfigurationCache {
     } catch (error) {
       this.log.warn({ file, err: (error as Error).message }, `cache file not used (${why}) and could not be renamed`);
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"; // alive, another user's
   }
 }
 

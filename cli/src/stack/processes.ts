@@ -6,7 +6,10 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isAlive } from "@atrium/contract/process-lifecycle";
 import { request } from "undici";
+
+export { isAlive };
 
 export interface StackProcess {
   name: string;
@@ -35,15 +38,6 @@ export function startDetached(
   child.unref();
   if (child.pid === undefined) throw new Error(`could not start the ${name}`);
   return { name, pid: child.pid, url, log };
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */

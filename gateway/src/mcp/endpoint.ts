@@ -5,6 +5,7 @@
  * protected-resource metadata. Every failure is a JSON-RPC error with the right HTTP status —
  * never a 500 for bad input.
  */
+import { acceptsGzip } from "@atrium/contract/accept-encoding";
 import { nestsDeeperThan } from "@atrium/contract/json-depth";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type AuditLog, type AuditOrigin, traceIdOf } from "../audit.ts";
@@ -33,7 +34,7 @@ import {
   McpError,
   resultResponse,
 } from "./protocol.ts";
-import { acceptsGzip, SerializedResult } from "./serialized.ts";
+import { SerializedResult } from "./serialized.ts";
 import type { Session, SessionSigner } from "./sessions.ts";
 
 export interface EndpointOptions {

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, MIN_GZIP_BYTES, SerializedResult } from "./serialized.ts";
+import { MIN_GZIP_BYTES, SerializedResult } from "./serialized.ts";
 
 const big = {
   tools: Array.from({ length: 200 }, (_, i) => ({ name: `tool_${i}`, description: "é ✓ ".repeat(i % 7) })),
@@ -54,26 +54,5 @@ describe("SerializedResult", () => {
     const first = bytes(result.answer(1, true));
     bytes(result.answer("other", true));
     expect(JSON.parse(gunzipSync(first).toString("utf8")).id).toBe(1);
-  });
-});
-
-describe("acceptsGzip", () => {
-  it.each([
-    ["gzip, deflate, br", true],
-    ["br;q=1.0, gzip;q=0.8", true],
-    ["GZIP", true],
-    ["x-gzip", true],
-    ["*", true],
-    ["deflate, *;q=0.1", true],
-    [["deflate", "gzip"], true],
-    ["gzip;q=0", false],
-    ["*, gzip;q=0", false],
-    ["*;q=0", false],
-    ["deflate, br", false],
-    ["identity", false],
-    ["", false],
-    [undefined, false],
-  ] as const)("%j → %s", (header, expected) => {
-    expect(acceptsGzip(header as string | string[] | undefined)).toBe(expected);
   });
 });

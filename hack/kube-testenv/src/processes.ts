@@ -7,6 +7,8 @@ import { spawn } from "node:child_process";
 import type { Socket } from "node:net";
 import { createInterface } from "node:readline";
 
+export { isAlive } from "@atrium/contract/process-lifecycle";
+
 /** A spawned binary whose stderr is kept for error messages. */
 export interface ManagedProcess {
   readonly name: string;
@@ -71,16 +73,6 @@ export function startProcess(
       if (status === undefined) child.kill("SIGKILL");
     },
   };
-}
-
-/** Whether process `pid` runs: signal 0 reaches it, or is refused (EPERM) because another user owns it. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 const exitCleanups = new Set<() => void>();
