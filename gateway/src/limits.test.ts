@@ -133,10 +133,29 @@ describe("ExpositionLimiter", () => {
   it("forgets the least recently seen caller past the bound", () => {
     const { limiter: limits } = limiter({ per: "caller", requestsPerSecond: 1, burst: 1 }, 100);
     expect(admittedOf(limits, 1, "first")).toBe(1);
-    for (let i = 0; i < 1_000; i++) limits.admit(`caller-${i}`, undefined);
+    for (let i = 0; i < 1_000; i++) admittedOf(limits, 1, `caller-${i}`);
     expect(limits.keptBudgets).toBe(100);
     // Forgotten, so back with a full bucket; a recent caller is still out of tokens.
     expect(admittedOf(limits, 1, "first")).toBe(1);
     expect(admittedOf(limits, 1, "caller-999")).toBe(0);
+  });
+
+  it("never forgets a caller with calls in progress, whose cap would reset", () => {
+    const { limiter: limits } = limiter({ per: "caller", concurrentCalls: 1 }, 10);
+    const held = limits.admit("busy", undefined);
+    const heldTool = limiter({ per: "caller", tools: { slow: { concurrentCalls: 1 } } }, 10).limiter;
+    const toolHeld = heldTool.admit("busy", "slow");
+    for (let i = 0; i < 100; i++) {
+      admittedOf(limits, 1, `caller-${i}`);
+      admittedOf(heldTool, 1, `caller-${i}`, "slow");
+    }
+    expect(refusal(limits.admit("busy", undefined))).toMatchObject({ scope: "caller", kind: "concurrency" });
+    expect(refusal(heldTool.admit("busy", "slow"))).toMatchObject({ scope: "tool", kind: "concurrency" });
+    expect(limits.keptBudgets).toBe(10);
+    if (held.admitted) held.release();
+    if (toolHeld.admitted) toolHeld.release();
+    // Idle again, it is forgotten like the others.
+    for (let i = 100; i < 120; i++) admittedOf(limits, 1, `caller-${i}`);
+    expect(admittedOf(limits, 1, "busy")).toBe(1);
   });
 });

@@ -8,8 +8,10 @@
  * A call is admitted only when every budget it spends has room, and spends them all at once:
  * a refusal by a tool's budget takes nothing from the plan's. State lives with the served
  * Exposition, so a changed plan starts with full buckets. Per-caller budgets are kept for at
- * most MAX_CALLERS callers; the one seen least recently is forgotten first (it comes back with a
- * full bucket, which an idle caller would have anyway).
+ * most MAX_CALLERS callers; the idle one seen least recently is forgotten first (it comes back with
+ * a full bucket, which an idle caller would have anyway). A caller with calls in progress is never
+ * forgotten, or its next calls would pass its concurrency cap: past the bound, the map holds those
+ * too, and they are at most the calls this replica runs at once.
  */
 import type { CompiledExposition } from "@atrium/contract";
 
@@ -109,10 +111,19 @@ class CallerMap {
       this.callers.delete(caller);
     } else {
       budgets = { plan: undefined, tools: new Map() };
-      if (this.callers.size >= this.max) this.callers.delete(this.callers.keys().next().value as string);
+      if (this.callers.size >= this.max) this.forgetLeastRecentIdle();
     }
     this.callers.set(caller, budgets);
     return budgets;
+  }
+
+  private forgetLeastRecentIdle(): void {
+    for (const [caller, { plan, tools }] of this.callers) {
+      if ((plan?.inFlight ?? 0) > 0) continue;
+      if ([...tools.values()].some((budget) => budget.inFlight > 0)) continue;
+      this.callers.delete(caller);
+      return;
+    }
   }
 }
 
