@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptsGzip } from "./accept-encoding.ts";
+import { acceptsEventStream, acceptsGzip } from "./accept-encoding.ts";
 
 describe("acceptsGzip", () => {
   it.each([
@@ -19,5 +19,22 @@ describe("acceptsGzip", () => {
     [undefined, false],
   ] as const)("%j → %s", (header, expected) => {
     expect(acceptsGzip(header as string | string[] | undefined)).toBe(expected);
+  });
+});
+
+describe("acceptsEventStream", () => {
+  it.each([
+    ["application/json, text/event-stream", true],
+    ["text/event-stream", true],
+    ["TEXT/EVENT-STREAM;q=0.5, application/json", true],
+    [["application/json", "text/event-stream"], true],
+    ["application/json, text/event-stream;q=0", false],
+    ["application/json", false],
+    ["*/*", false],
+    ["text/*", false],
+    ["", false],
+    [undefined, false],
+  ] as const)("%j → %s", (header, expected) => {
+    expect(acceptsEventStream(header as string | string[] | undefined)).toBe(expected);
   });
 });
