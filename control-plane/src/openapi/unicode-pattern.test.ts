@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { toUnicodePattern } from "./unicode-pattern.ts";
+
+const rewritten = (pattern: string) => {
+  const result = toUnicodePattern(pattern);
+  if (result.kind !== "rewritten") throw new Error(`${pattern}: ${JSON.stringify(result)}`);
+  return result.pattern;
+};
+const dropped = (pattern: string) => {
+  const result = toUnicodePattern(pattern);
+  if (result.kind !== "dropped") throw new Error(`${pattern}: ${JSON.stringify(result)}`);
+  return result.reason;
+};
+
+/** The rewrite matches what the original matched in ECMAScript without the `u` flag, on each sample. */
+function sameMatches(original: string, samples: string[]): void {
+  const before = new RegExp(original);
+  const after = new RegExp(rewritten(original), "u");
+  for (const sample of samples) expect([sample, after.test(sample)]).toEqual([sample, before.test(sample)]);
+}
+
+describe("toUnicodePattern", () => {
+  it("leaves a pattern the Unicode mode compiles as it is", () => {
+    for (const pattern of ["^[a-z]+$", "^\\p{L}+$", "[\\-]", "(?<year>\\d{4})-\\k<year>", "^(?i:abc)$", "[\\b]"])
+      expect(toUnicodePattern(pattern)).toEqual({ kind: "unchanged" });
+  });
+
+  it("removes identity escapes, inside and outside classes", () => {
+    expect(rewritten("^a\\_b$")).toBe("^a_b$");
+    expect(rewritten("^[\\w\\#\\@]+$")).toBe("^[\\w#@]+$");
+    expect(rewritten("^\\-?\\d+$")).toBe("^-?\\d+$");
+    expect(rewritten("^[a-z\\-\\_]+$")).toBe("^[a-z\\-_]+$");
+    expect(rewritten("\\/\\:\\é")).toBe("\\/:é");
+    sameMatches("^[\\w\\#\\_\\:]+\\@[a-z]+$", ["a#b@x", "a_b:c@yz", "a b@x", "@x", "ab@X"]);
+    expect(toUnicodePattern("^a\\_b$")).toMatchObject({
+      changes: ["needless escapes (identity escapes such as \\_ or \\#) lose their backslash"],
+    });
+  });
+
+  it("escapes a - beside a class escape, and lone braces and brackets", () => {
+    expect(rewritten("^[\\w-.]+$")).toBe("^[\\w\\-.]+$");
+    expect(rewritten("[.-\\d]")).toBe("[.\\-\\d]");
+    sameMatches("^[\\w-.]+$", ["a-b.c", "a b", "-", "."]);
+    expect(rewritten("^{a}$")).toBe("^\\{a\\}$");
+    expect(rewritten("a{,5}")).toBe("a\\{,5\\}");
+    expect(rewritten("^a]$")).toBe("^a\\]$");
+    sameMatches("^{a}]$", ["{a}]", "a"]);
+  });
+
+  it("writes a quantified lookahead as the group itself, or as an optional group", () => {
+    expect(rewritten("^(?!\\.)+[a-z.]+$")).toBe("^(?!\\.)[a-z.]+$");
+    expect(rewritten("^(?=a){2,}a")).toBe("^(?=a)a");
+    expect(rewritten("^(?=(a))*a")).toBe("^(?:(?=(a))|)a");
+    expect(rewritten("^(?!x)??b")).toBe("^(?:|(?!x))b");
+    expect(rewritten("\\b+x")).toBe("\\bx");
+    sameMatches("^(?!\\.)+[a-z.]+$", ["a.b", ".a", "a", ""]);
+  });
+
+  it("spells PCRE, Java and Python forms the ECMAScript way", () => {
+    expect(rewritten("\\Aabc\\z")).toBe("^abc$");
+    expect(rewritten("abc\\Z")).toBe("abc(?=\\n?$)");
+    expect(rewritten("(?P<id>\\d+)-(?P=id)")).toBe("(?<id>\\d+)-\\k<id>");
+    expect(rewritten("\\k{id}(?<id>a)")).toBe("\\k<id>(?<id>a)");
+    expect(rewritten("^\\pL+$")).toBe("^\\p{L}+$");
+    expect(rewritten("^\\p{Greek}+$")).toBe("^\\p{Script=Greek}+$");
+    expect(rewritten("^[[:alpha:]_][[:alnum:]]*$")).toBe("^[A-Za-z_][A-Za-z0-9]*$");
+    expect(rewritten("\\x{41}\\012\\e")).toBe("\\u{41}\\x0A\\x1B");
+    expect(rewritten("^\\Q1.5+\\E(?#version)$")).toBe("^1\\.5\\+$");
+    // POSIX classes mean nothing to ECMAScript: checked against what they mean in PCRE.
+    const posix = new RegExp(rewritten("^[[:alpha:]][[:alnum:]\\-]*$"), "u");
+    expect(["a1-b", "1a", "a_", "Zz9"].map((sample) => posix.test(sample))).toEqual([true, false, false, true]);
+  });
+
+  it("drops what has no equivalent, saying why", () => {
+    expect(dropped("^a++$")).toBe("the possessive quantifier ++ has no ECMAScript equivalent");
+    expect(dropped("(?>a|ab)c")).toBe("an atomic group (?>…) has no ECMAScript equivalent");
+    expect(dropped("(?i)abc")).toBe("inline flags such as (?i) have no ECMAScript equivalent");
+    expect(dropped("\\Gabc")).toBe("\\G has no ECMAScript equivalent");
+    expect(dropped("(a)(?1)")).toBe("recursion such as (?R) has no ECMAScript equivalent");
+    expect(dropped("[\\B]")).toBe("\\B has no ECMAScript equivalent in a class");
+    expect(dropped("\\p{Nope}")).toBe("\\p{Nope} names no Unicode property ECMAScript knows");
+    expect(dropped("[")).toBe("a character class is not closed");
+    expect(dropped("(")).toBe("Unterminated group");
+    expect(dropped("a**")).toBe("Nothing to repeat");
+    expect(dropped("\\")).toBe("it ends with a lone backslash");
+  });
+});
