@@ -4,7 +4,8 @@
  * with a NOTIFY, which reaches every replica sharing the database; each replica then re-checks
  * the credentials it watches at once. A sweep every `sweepMs` and a timer at each credential's
  * expiry are the backstop, so a revocation takes effect within a few seconds even if a NOTIFY is
- * lost while a listening connection is re-opened.
+ * lost while a listening connection is re-opened. Streams also ask, before every event and
+ * heartbeat, whether their credential still holds: asks made together share one query.
  */
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { coalesced } from "../coalesced.ts";
@@ -39,6 +40,8 @@ export class CredentialWatch {
   private readonly onError: (error: unknown) => void;
   private readonly watched = new Set<Watched>();
   private timer: NodeJS.Timeout | undefined;
+  /** `isStillValid` asks waiting for the next query. */
+  private asks: { principal: Principal; resolve: (valid: boolean) => void; reject: (error: unknown) => void }[] = [];
 
   constructor(database: Database, onError: (error: unknown) => void, sweepMs = SWEEP_MS) {
     this.database = database;
@@ -73,6 +76,32 @@ export class CredentialWatch {
     };
   }
 
+  /**
+   * Whether the principal's credential still grants what it granted (not deleted, not expired, the
+   * same role), read from the database now. Asks made in one turn of the event loop — every
+   * stream sending one change, heartbeats due together — share one query, however many.
+   */
+  isStillValid(principal: Principal): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.asks.push({ principal, resolve, reject });
+      if (this.asks.length === 1) setImmediate(() => void this.answerAsks());
+    });
+  }
+
+  private async answerAsks(): Promise<void> {
+    const asks = this.asks;
+    this.asks = [];
+    try {
+      const valid = await validCredentials(
+        this.database.db,
+        asks.map((ask) => ask.principal),
+      );
+      for (const ask of asks) ask.resolve(valid.get(ask.principal.credentialId) === ask.principal.role);
+    } catch (error) {
+      for (const ask of asks) ask.reject(error);
+    }
+  }
+
   private revoke(entry: Watched): void {
     if (!this.watched.delete(entry)) return;
     clearTimeout(entry.expiry);
@@ -101,8 +130,11 @@ export class CredentialWatch {
 /** The credentials among `principals` still valid now, with their current role: two queries however many. */
 async function validCredentials(db: Db, principals: Principal[]): Promise<Map<string, string>> {
   const now = new Date();
-  const tokenIds = principals.filter((p) => p.kind === "apiToken").map((p) => p.credentialId);
-  const sessionIds = principals.filter((p) => p.kind === "user").map((p) => p.credentialId);
+  const idsOf = (kind: Principal["kind"]) => [
+    ...new Set(principals.filter((p) => p.kind === kind).map((p) => p.credentialId)),
+  ];
+  const tokenIds = idsOf("apiToken");
+  const sessionIds = idsOf("user");
   const [tokens, sessions] = await Promise.all([
     tokenIds.length
       ? db

@@ -65,18 +65,6 @@ export async function authenticate(db: Db, token: string | undefined): Promise<P
   throw errors.unauthenticated("The bearer token is not an Atrium login or API token");
 }
 
-/**
- * Whether the credential behind a principal still grants what it granted: not deleted, not
- * expired, and (for users) the same role. Long-lived requests (change streams) ask this again.
- */
-export async function isStillValid(db: Db, principal: Principal): Promise<boolean> {
-  const current =
-    principal.kind === "user"
-      ? await loginPrincipal(db, eq(loginSessions.id, principal.credentialId))
-      : await tokenPrincipal(db, eq(apiTokens.id, principal.credentialId));
-  return current !== undefined && current.role === principal.role;
-}
-
 async function loginPrincipal(db: Db, which: SQL): Promise<UserPrincipal | undefined> {
   const [row] = await db
     .select({ user: users, session: { id: loginSessions.id, expiresAt: loginSessions.expiresAt } })

@@ -14,7 +14,6 @@ import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { isStillValid } from "../auth/principal.ts";
 import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
@@ -85,7 +84,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         raw.end();
       };
       const stillValid = async () => {
-        if (!revoked && !(await isStillValid(db, principal))) endRevoked();
+        if (!revoked && !(await context.credentials.isStillValid(principal))) endRevoked();
         return !revoked;
       };
       const stopWatching = context.credentials.watch(principal, endRevoked);
