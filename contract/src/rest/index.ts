@@ -107,6 +107,8 @@ export {
   resourcesRecord,
 } from "./service-artifacts.ts";
 export {
+  type ImportWarning,
+  importWarning,
   type OperationSummary,
   operationSummary,
   type ServiceBody,

@@ -1,6 +1,7 @@
 /** Services: an OpenAPI document imported inline, from a URL or as an upload, and how one is shown. */
 import { openApiSource, serviceSpec } from "@atrium/crds";
 import { z } from "zod";
+import { sourceLocation } from "./problem.ts";
 import { recordName, timestamps } from "./records.ts";
 
 export const serviceBody = serviceSpec.pick({ version: true, description: true }).extend({
@@ -18,6 +19,18 @@ export const operationSummary = z.object({
   summary: z.string().optional(),
 });
 export type OperationSummary = z.output<typeof operationSummary>;
+/** What the import changed to make the document publishable: each pattern rewritten or dropped. */
+export const importWarning = z.object({
+  code: z
+    .enum(["PATTERN_REWRITTEN", "PATTERN_DROPPED"])
+    .describe(
+      "PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).",
+    ),
+  message: z.string().describe("What was changed and why, for people."),
+  location: sourceLocation.optional().describe("Where the pattern is in the submitted or downloaded text."),
+});
+export type ImportWarning = z.output<typeof importWarning>;
+
 export const serviceView = z.object({
   id: z.string(),
   name: z.string(),
@@ -27,6 +40,11 @@ export const serviceView = z.object({
   openapiVersion: z.string(),
   servers: z.array(z.string()),
   operationCount: z.number(),
+  importWarnings: z
+    .array(importWarning)
+    .describe(
+      "What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas.",
+    ),
   ...timestamps,
 });
 export type ServiceView = z.output<typeof serviceView>;

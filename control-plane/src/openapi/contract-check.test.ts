@@ -19,6 +19,7 @@ const valid: ImportedDocument = {
   title: "t",
   version: "1",
   servers: ["/"],
+  warnings: [],
   operations: [
     {
       operationId: "getA",

@@ -328,6 +328,7 @@ describe("importOpenApi: OpenAPI 3.1", () => {
       version: "3.0.0",
       description: "JSON Schema 2020-12 schemas.",
       servers: ["/api"],
+      warnings: [],
       operations: [
         {
           operationId: "updatePet",
@@ -531,13 +532,13 @@ describe("importOpenApi: syntax and validation errors", () => {
     expect(v32.location).toEqual({ pointer: "/openapi", line: 1, column: 1 });
   });
 
-  it("refuses a pattern the gateways could not enforce, at its place; accepts unicode ones (found by the import fuzz test)", async () => {
-    const withPattern = (pattern: string) =>
+  it("rewrites a pattern to its ECMAScript Unicode-mode equivalent, or drops it with a note; each is a located warning", async () => {
+    const withPattern = (pattern: string, description = "") =>
       minimal30(`  /a:
     get:
       parameters:
         - name: q
-          in: query
+          in: query${description}
           schema:
             type: string
             pattern: '${pattern}'
@@ -545,32 +546,65 @@ describe("importOpenApi: syntax and validation errors", () => {
         "200":
           description: ok
 `);
-    const error = await importError({ text: withPattern("[") });
-    expect(error.code).toBe("OPENAPI_INVALID");
-    expect(error.message).toContain('pattern "["');
-    expect(error.message).toContain("Unterminated character class");
-    expect(error.location).toEqual({ pointer: "/paths/~1a/get/parameters/0/schema/pattern", line: 13, column: 13 });
-    // Not an ECMAScript escape in unicode mode, as JSON Schema validators compile patterns.
-    expect((await importError({ text: withPattern("^a\\_b$") })).message).toContain("Invalid escape");
+    // Identity escapes are no ECMAScript escapes in Unicode mode, as JSON Schema validators compile patterns.
+    const rewritten = await importOpenApi({ text: withPattern("^a\\_b$") });
+    expect(rewritten.operations[0]?.parameters[0]?.schema.pattern).toBe("^a_b$");
+    expect(rewritten.warnings).toEqual([
+      {
+        code: "PATTERN_REWRITTEN",
+        message: expect.stringContaining(
+          'pattern "^a\\\\_b$" at /paths/~1a/get/parameters/0/schema/pattern (line 13, column 13) is written "^a_b$"',
+        ),
+        location: { pointer: "/paths/~1a/get/parameters/0/schema/pattern", line: 13, column: 13 },
+      },
+    ]);
+
+    const dropped = await importOpenApi({ text: withPattern("[", "\n          description: The query") });
+    const parameter = dropped.operations[0]?.parameters[0];
+    expect(parameter?.schema.pattern).toBeUndefined();
+    const note =
+      'Not checked: the pattern "[" (a character class is not closed; JSON Schema validators compile patterns as ECMAScript in Unicode mode).';
+    expect(parameter?.schema.description).toBe(note);
+    // The gateways list a parameter's own description instead of its schema's: it carries the note too.
+    expect(parameter?.description).toBe(`The query\n\n${note}`);
+    expect(dropped.warnings).toMatchObject([
+      {
+        code: "PATTERN_DROPPED",
+        location: { pointer: "/paths/~1a/get/parameters/0/schema/pattern" },
+      },
+    ]);
+    expect(dropped.warnings[0]?.message).toContain("is dropped: a character class is not closed");
+
     const accepted = await importOpenApi({ text: withPattern("^\\p{L}+$") });
     expect(accepted.operations[0]?.parameters[0]?.schema.pattern).toBe("^\\p{L}+$");
+    expect(accepted.warnings).toEqual([]);
   });
 
-  it("refuses a patternProperties name that is no regular expression", async () => {
-    const schema = { type: "object", patternProperties: { "(": { type: "string" } } };
+  it("rewrites patternProperties names; one with no equivalent is dropped with additionalProperties", async () => {
+    const schema = {
+      type: "object",
+      patternProperties: { "^x\\-": { type: "string" }, "a++": { type: "integer" } },
+      additionalProperties: false,
+    };
     const answer = { description: "ok", content: { "application/json": { schema } } };
-    const error = await importError({
+    const document = await importOpenApi({
       text: JSON.stringify({
         openapi: "3.1.0",
         info: { title: "t", version: "1" },
         paths: { "/a": { get: { responses: { "200": answer } } } },
       }),
     });
-    expect(error.code).toBe("OPENAPI_INVALID");
-    expect(error.message).toContain('pattern "("');
-    expect(error.location?.pointer).toBe(
-      "/paths/~1a/get/responses/200/content/application~1json/schema/patternProperties/(",
-    );
+    expect(document.operations[0]?.responses[0]?.schema).toEqual({
+      type: "object",
+      patternProperties: { "^x-": { type: "string" } },
+      description:
+        'Not checked: the pattern "a++" (the possessive quantifier ++ has no ECMAScript equivalent; JSON Schema validators compile patterns as ECMAScript in Unicode mode).',
+    });
+    const at = "/paths/~1a/get/responses/200/content/application~1json/schema/patternProperties";
+    expect(document.warnings.map(({ code, location }) => [code, location?.pointer])).toEqual([
+      ["PATTERN_REWRITTEN", `${at}/^x\\-`],
+      ["PATTERN_DROPPED", `${at}/a++`],
+    ]);
   });
 
   it("refuses a pattern that is not a string, nested where 3.1's meta-schema does not look (found by the import fuzz test)", async () => {

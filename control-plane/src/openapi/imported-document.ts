@@ -3,6 +3,7 @@
  * (whose shape is the wire contract's `NormalizedOperation`, the same the gateways receive).
  */
 import { NormalizedOperation } from "@atrium/contract";
+import { importWarning } from "@atrium/contract/rest";
 import { z } from "zod";
 
 export const ImportedDocument = z.object({
@@ -18,5 +19,7 @@ export const ImportedDocument = z.object({
    */
   servers: z.array(z.string()),
   operations: z.array(NormalizedOperation),
+  /** Each pattern the import rewrote or dropped so that every JSON Schema validator compiles it (json-schema.ts). */
+  warnings: z.array(importWarning),
 });
 export type ImportedDocument = z.infer<typeof ImportedDocument>;

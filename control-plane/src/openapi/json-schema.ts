@@ -16,6 +16,12 @@
  * - `example` becomes `examples: [example]`.
  * - 2.0 `type: file` becomes `{type: "string", format: "binary"}`.
  * Everywhere, `discriminator.mapping` is dropped: its values are pointers into the original document.
+ *
+ * Patterns (`pattern`, `patternProperties` names) are rewritten to ECMAScript's Unicode mode, which
+ * JSON Schema validators compile them in (unicode-pattern.ts); one with no equivalent there is
+ * dropped and the schema's description says so (a `patternProperties` entry takes the schema's
+ * `additionalProperties` and `unevaluatedProperties` with it, which would now refuse what it
+ * described). Each rewrite and drop is a warning of the import.
  */
 
 import {
@@ -23,11 +29,13 @@ import {
   SUBSCHEMA_LIST_KEYWORDS,
   SUBSCHEMA_MAP_KEYWORDS,
 } from "@atrium/contract/json-schema";
-import { emptyEnum, invalidPattern, invalidSchema, schemasTooLarge, selfApplied } from "./errors.ts";
+import type { ImportWarning } from "@atrium/contract/rest";
+import { describeLocation, emptyEnum, invalidPattern, invalidSchema, schemasTooLarge, selfApplied } from "./errors.ts";
 import { childPointer, refToPointer } from "./json-pointer.ts";
 import type { Locate } from "./locate.ts";
 import { schemaProblem } from "./meta-schema.ts";
 import { copyJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "./plain-json.ts";
+import { toUnicodePattern } from "./unicode-pattern.ts";
 
 export type SchemaDialect = "2.0" | "3.0" | "3.1";
 
@@ -48,6 +56,10 @@ export type SchemaConverter = {
   convert(schema: unknown, pointer: string): JsonObject;
   /** Copies a non-schema value (an `x-` extension) as plain JSON, counted against the same limit. */
   copy(value: unknown, pointer: string): JsonValue;
+  /** The note a converted top schema's description got for a pattern dropped from it, for its parameter's description. */
+  noteOf(schema: JsonObject): string | undefined;
+  /** Each pattern rewritten or dropped so far, once per place. */
+  warnings: ImportWarning[];
 };
 
 /** A shared schema, converted once per document, with the names its body refers to. */
@@ -115,13 +127,41 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
     return name;
   };
 
+  const warnings: ImportWarning[] = [];
+  const warned = new Set<string>();
+  const notes = new WeakMap<JsonObject, string>();
+  const warn = (warning: ImportWarning): void => {
+    const key = `${warning.code}\u0000${warning.location?.pointer}`;
+    if (warned.has(key)) return;
+    warned.add(key);
+    warnings.push(warning);
+  };
+
   /**
-   * Fail closed: a pattern the gateways cannot compile would be dropped there (validation
-   * weakened, see the gateway's validator.ts), so it is refused here, where it can be corrected.
+   * A pattern as ECMAScript's Unicode mode spells it, or `undefined` with a note why when it has
+   * no equivalent there (it is then dropped). One that is no string at all is refused.
    */
-  const checkPattern = (pattern: unknown, pointer: string): void => {
-    const problem = typeof pattern === "string" ? regexProblem(pattern) : "it is not a string";
-    if (problem !== undefined) throw invalidPattern(pattern, problem, locate(pointer));
+  const unicodePattern = (pattern: unknown, pointer: string, dropNotes: string[]): string | undefined => {
+    if (typeof pattern !== "string") throw invalidPattern(pattern, "it is not a string", locate(pointer));
+    const result = toUnicodePattern(pattern);
+    if (result.kind === "unchanged") return pattern;
+    const location = locate(pointer);
+    if (result.kind === "rewritten") {
+      warn({
+        code: "PATTERN_REWRITTEN",
+        message: `pattern ${JSON.stringify(pattern)}${describeLocation(location)} is written ${JSON.stringify(result.pattern)}, its ECMAScript Unicode-mode equivalent (as JSON Schema validators compile patterns): ${result.changes.join("; ")}`,
+        location,
+      });
+      return result.pattern;
+    }
+    const note = `Not checked: the pattern ${JSON.stringify(pattern)} (${result.reason}; JSON Schema validators compile patterns as ECMAScript in Unicode mode).`;
+    dropNotes.push(note);
+    warn({
+      code: "PATTERN_DROPPED",
+      message: `pattern ${JSON.stringify(pattern)}${describeLocation(location)} is dropped: ${result.reason}, and it has no ECMAScript Unicode-mode equivalent (as JSON Schema validators compile patterns); the schema's description says so`,
+      location,
+    });
+    return undefined;
   };
 
   /**
@@ -149,6 +189,9 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
     /** The names applied to the very value the conversion's top schema validates (see `inPlaceKeywords`). */
     inPlaceUses: Set<string>;
     pending: Array<[object, string]>;
+    /** The top schema of a `convert` call, whose dropped patterns' note its parameter repeats. */
+    top?: object;
+    topNote?: string;
   };
 
   const convertNode = (node: unknown, context: Context, pointer: string, inPlace: boolean): JsonValue => {
@@ -188,6 +231,8 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
     count(1);
     const out: JsonObject = {};
     let nullable = false;
+    const dropNotes: string[] = [];
+    let droppedPatternProperty = false;
     for (const [keyword, value] of Object.entries(node)) {
       const at = childPointer(pointer, keyword);
       if (value === undefined) continue;
@@ -197,13 +242,21 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
         continue;
       }
       const applied = inPlace && inPlaceKeywords.has(keyword);
-      if (keyword === "pattern") checkPattern(value, at);
       // Valid 2020-12 (a SHOULD), but ajv refuses to compile it: the gateways would only check for an object.
       if (keyword === "enum" && Array.isArray(value) && value.length === 0) throw emptyEnum(locate(at));
-      if (keyword === "patternProperties" && isPlainObject(value)) {
-        for (const name of Object.keys(value)) checkPattern(name, childPointer(at, name));
-      }
-      if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword) || SUBSCHEMA_LIST_KEYWORDS.has(keyword)) {
+      if (keyword === "pattern") {
+        const pattern = unicodePattern(value, at, dropNotes);
+        if (pattern !== undefined) setOwn(out, keyword, pattern);
+      } else if (keyword === "patternProperties" && isPlainObject(value)) {
+        const map: JsonObject = {};
+        for (const [name, subschema] of Object.entries(value)) {
+          const nameAt = childPointer(at, name);
+          const pattern = unicodePattern(name, nameAt, dropNotes);
+          if (pattern === undefined) droppedPatternProperty = true;
+          else setOwn(map, pattern, convertNode(subschema, context, nameAt, applied));
+        }
+        setOwn(out, keyword, map);
+      } else if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword) || SUBSCHEMA_LIST_KEYWORDS.has(keyword)) {
         setOwn(out, keyword, convertNode(value, context, at, applied));
       } else if (SUBSCHEMA_MAP_KEYWORDS.has(keyword) && isPlainObject(value)) {
         const map: JsonObject = {};
@@ -230,6 +283,16 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
       } else {
         setOwn(out, keyword, copyData(value, at));
       }
+    }
+    if (droppedPatternProperty) {
+      // They would now refuse the properties the dropped entry described.
+      delete out.additionalProperties;
+      delete out.unevaluatedProperties;
+    }
+    if (dropNotes.length > 0) {
+      const note = dropNotes.join(" ");
+      out.description = typeof out.description === "string" ? `${out.description}\n\n${note}` : note;
+      if (node === context.top) context.topNote = note;
     }
     if (dialect === "3.1") return out;
     convertOpenApiKeywords(out);
@@ -290,6 +353,7 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
       let converted: JsonValue;
       if (isPlainObject(schema)) {
         context.ancestors.add(schema);
+        context.top = schema;
         converted = convertBody(schema, context, pointer, true);
       } else {
         converted = convertNode(schema, context, pointer, true);
@@ -311,9 +375,12 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
         }
         root.$defs = attached;
       }
+      if (context.topNote !== undefined) notes.set(root, context.topNote);
       return root;
     },
     copy: copyData,
+    noteOf: (schema) => notes.get(schema),
+    warnings,
   };
 }
 
@@ -327,16 +394,6 @@ export function countNodes(value: JsonValue): number {
     else if (node !== null && typeof node === "object") stack.push(...Object.values(node));
   }
   return nodes;
-}
-
-/** Why `pattern` is no regular expression as the gateways and MCP clients compile it (ECMAScript, unicode mode, as ajv does); undefined when it is one. */
-function regexProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern, "u");
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 /** `#/components/schemas/Tree Node` → `Tree_Node`: a name safe in a JSON pointer and a URI fragment. */

@@ -165,6 +165,7 @@ export function normalizeDocument(
       ...optionalString("description", info.description),
       servers: serverUrls(document, dialect, options.documentUrl),
       operations,
+      warnings: options.converter.warnings,
     },
     sites: drafts.map((draft) => draft.sites),
   };
@@ -197,15 +198,23 @@ function mergeParameters(pathLevel: ParameterList, operationLevel: ParameterList
   return merged;
 }
 
-/** What every parameter has, whatever the dialect. */
-function parameterBase(raw: RawObject, pointer: string, locate: Locate) {
+/** What every parameter has, whatever the dialect; `note` says which of its schema's patterns were dropped. */
+function parameterBase(raw: RawObject, pointer: string, locate: Locate, note: string | undefined) {
   const location = parameterLocation(raw.in, pointer, locate);
   return {
     name: String(raw.name),
     in: location,
     required: location === "path" || raw.required === true,
-    ...optionalString("description", raw.description),
+    ...optionalString("description", withNote(raw.description, note)),
   };
+}
+
+/**
+ * A parameter's or body's own description, which the gateways list instead of its schema's, with
+ * the note of a pattern the import dropped from that schema (see json-schema.ts).
+ */
+function withNote(description: unknown, note: string | undefined): unknown {
+  return typeof description === "string" && note !== undefined ? `${description}\n\n${note}` : description;
 }
 
 function openApiParameter(
@@ -227,7 +236,7 @@ function openApiParameter(
     }
   }
   return {
-    ...parameterBase(raw, pointer, locate),
+    ...parameterBase(raw, pointer, locate, converter.noteOf(schema)),
     schema,
     ...(contentType === undefined ? {} : { contentType }),
     ...(typeof raw.style === "string" && parameterStyles.has(raw.style) ? { style: raw.style as ParameterStyle } : {}),
@@ -241,12 +250,9 @@ function swaggerParameter(
   converter: SchemaConverter,
   locate: Locate,
 ): NormalizedParameter {
-  const base = parameterBase(raw, pointer, locate);
-  return {
-    ...base,
-    schema: converter.convert(swaggerParameterSchema(raw), pointer),
-    ...swaggerStyle(raw, base.in),
-  };
+  const schema = converter.convert(swaggerParameterSchema(raw), pointer);
+  const base = parameterBase(raw, pointer, locate, converter.noteOf(schema));
+  return { ...base, schema, ...swaggerStyle(raw, base.in) };
 }
 
 /** A 2.0 non-body parameter (or items object) carries its schema keywords inline. */
@@ -288,11 +294,12 @@ function swaggerRequestBody(
 ): NormalizedRequestBody | undefined {
   const body = merged.find(({ raw }) => raw.in === "body");
   if (body) {
+    const schema = converter.convert(body.raw.schema ?? {}, childPointer(body.pointer, "schema"));
     return {
       required: body.raw.required === true,
       contentType: preferredMediaType(consumes) ?? "application/json",
-      schema: converter.convert(body.raw.schema ?? {}, childPointer(body.pointer, "schema")),
-      ...optionalString("description", body.raw.description),
+      schema,
+      ...optionalString("description", withNote(body.raw.description, converter.noteOf(schema))),
     };
   }
   const fields = merged.filter(({ raw }) => raw.in === "formData");
@@ -302,7 +309,9 @@ function swaggerRequestBody(
   for (const { raw, pointer } of fields) {
     const name = String(raw.name);
     const schema = converter.convert(swaggerParameterSchema(raw), pointer);
-    if (typeof raw.description === "string" && schema.description === undefined) schema.description = raw.description;
+    const note = converter.noteOf(schema);
+    if (typeof raw.description === "string" && (schema.description === undefined || note !== undefined))
+      schema.description = String(withNote(raw.description, note));
     setOwn(properties, name, schema);
     if (raw.required === true) required.push(name);
   }
@@ -327,15 +336,16 @@ function openApiRequestBody(
   const contentType = preferredMediaType(Object.keys(raw.content));
   if (contentType === undefined) return undefined;
   const media = raw.content[contentType];
-  const schema = isPlainObject(media) && media.schema !== undefined ? media.schema : {};
+  const rawSchema = isPlainObject(media) && media.schema !== undefined ? media.schema : {};
+  const schema = converter.convert(
+    rawSchema,
+    childPointer(childPointer(childPointer(pointer, "content"), contentType), "schema"),
+  );
   return {
     required: raw.required === true,
     contentType,
-    schema: converter.convert(
-      schema,
-      childPointer(childPointer(childPointer(pointer, "content"), contentType), "schema"),
-    ),
-    ...optionalString("description", raw.description),
+    schema,
+    ...optionalString("description", withNote(raw.description, converter.noteOf(schema))),
   };
 }
 

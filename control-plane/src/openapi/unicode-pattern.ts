@@ -77,7 +77,11 @@ class Rewriter {
   private readonly groups: Atom[] = [];
   private last: Atom | undefined;
 
-  constructor(private readonly source: string) {}
+  private readonly source: string;
+
+  constructor(source: string) {
+    this.source = source;
+  }
 
   run(): { pattern: string; changes: string[] } | { reason: string } {
     try {

@@ -32,6 +32,7 @@ function view(row: ServiceRow): z.output<typeof serviceView> {
     openapiVersion: document.openapiVersion,
     servers: document.servers,
     operationCount: row.operations.length,
+    importWarnings: document.warnings ?? [], // a Service imported before warnings existed has none stored
     ...timestampsOf(row),
   };
 }
