@@ -9,8 +9,8 @@
  * printed.
  */
 import type { Server } from "node:http";
-import { startDemoBackend } from "@atrium/cli/demo-backend";
 import { freePort, TEST_ADMIN } from "@atrium/control-plane/testing";
+import { startDemoBackend } from "@atrium/demo";
 import { type Stack, startStack } from "@atrium/gateway/testing";
 import { useBrowser } from "@atrium/test-browser";
 import type { Page } from "playwright-core";

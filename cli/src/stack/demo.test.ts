@@ -7,12 +7,12 @@
  */
 import { loginAnswer } from "@atrium/contract/rest";
 import { TEST_ADMIN } from "@atrium/control-plane/testing";
+import { startDemoBackend } from "@atrium/demo";
 import { type Stack, startStack, waitFor } from "@atrium/gateway/testing";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../api.ts";
 import { setUpDemo } from "./demo.ts";
-import { startDemoBackend } from "./demo-backend.ts";
 
 let stack: Stack;
 let backend: Awaited<ReturnType<typeof startDemoBackend>>;

@@ -140,7 +140,7 @@ export async function runStack(options: RunOptions, io: CliIo): Promise<RunResul
       spinner.start("Starting the demo pet store and publishing it");
       const backend = startDetached(
         "demo-backend",
-        script("@atrium/cli/demo-backend"),
+        script("@atrium/demo"),
         { ATRIUM_DEMO_PORT: String(options.demoPort) },
         files.logs,
         `http://127.0.0.1:${options.demoPort}`,

@@ -3,7 +3,7 @@
  * crds/samples (the same document the samples use), which it also serves at /openapi.json.
  * Below /keyed it is the same store behind a per-user key: an `X-Pet-Key` header is required
  * (any value but `revoked`), for the demo of keys elicited from each user.
- * `node cli/src/stack/demo-backend.ts` runs it on ATRIUM_DEMO_PORT (7780).
+ * `node demo/src/pet-store.ts` runs it on ATRIUM_DEMO_PORT (7780).
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
