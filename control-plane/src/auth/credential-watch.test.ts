@@ -66,6 +66,7 @@ describe.each(DATABASE_KINDS)("credential watch on %s: isStillValid", (kind) => 
 
   it("checks logins and their role too: a login is valid with its role, not with another", async () => {
     const login = await authenticate(controlPlane().database.db, controlPlane().admin.token);
+    if (login.kind !== "user") throw new Error("the admin's token is a login");
     const token = await gatewayToken("beside-a-login");
     const { credentials, selects } = watch();
     const answers = await Promise.all([
