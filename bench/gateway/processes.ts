@@ -55,7 +55,18 @@ export function pinSelf(core: number): void {
 
 /** `node <args>` pinned to `core` with all its threads (`taskset -a` execs node: same pid). */
 export function startPinned(name: string, core: number, nodeArgs: string[], env: Record<string, string> = {}): Child {
-  const child = spawn("taskset", ["-a", "-c", String(core), process.execPath, ...nodeArgs], {
+  return startPinnedCommand(name, core, process.execPath, nodeArgs, env);
+}
+
+/** `command <args>` pinned to `core` with all its threads: a contestant that is not a Node program. */
+export function startPinnedCommand(
+  name: string,
+  core: number,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Child {
+  const child = spawn("taskset", ["-a", "-c", String(core), command, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
