@@ -15,6 +15,17 @@ declare module "autocannon" {
     /** Seconds before a request counts as a timeout. */
     timeout?: number;
     pipelining?: number;
+    /** Called with each connection's client before it connects (see `Client`). */
+    setupClient?: (client: Client) => void;
+  }
+
+  /** One connection of a run: its next requests can be changed while it runs. */
+  export interface Client extends EventEmitter {
+    /** The request sent from now on, in place of the run's `headers` and `body`. */
+    setHeadersAndBody(headers: Record<string, string>, body: string): void;
+    /** Each response's status line and headers, before its body; `headers` alternate name and value. */
+    on(event: "headers", listener: (response: { statusCode: number; headers: string[] }) => void): this;
+    removeListener(event: "headers", listener: (response: { statusCode: number; headers: string[] }) => void): this;
   }
 
   interface Result {

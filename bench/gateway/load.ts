@@ -7,7 +7,7 @@
  *   answers do not come back on the request (@ivotoby/openapi-mcp-server answers tools/call on
  *   the session's GET stream; its POST only gets 202).
  */
-import autocannon from "autocannon";
+import autocannon, { type Client } from "autocannon";
 
 export interface LoadResult {
   /** Responses received (any status) while the load ran. */
@@ -30,6 +30,8 @@ export interface HttpTarget {
   headers: Record<string, string>;
   /** JSON-RPC body whose id is `"[<id>]"`, replaced by a unique id in every request. */
   body?: string;
+  /** Changes each connection's requests as it runs (a session opened on the connection, session-per-connection.ts). */
+  setupClient?: (client: Client) => void;
 }
 
 /** The latency at quantile `q` of ascending `sorted` (nearest rank). */
@@ -73,6 +75,7 @@ export async function autocannonLoad(
     headers: target.headers,
     body: target.body,
     idReplacement: target.body?.includes("[<id>]") ?? false,
+    ...(target.setupClient ? { setupClient: target.setupClient } : {}),
     connections: options.connections,
     duration: options.seconds,
     timeout: 10,

@@ -1,0 +1,77 @@
+/**
+ * The 2025 session era as its clients (VS Code, Claude Desktop, Cursor) drive it, loaded with
+ * autocannon: every connection first sends `initialize`, takes the `Mcp-Session-Id` of its
+ * answer, sends `notifications/initialized`, and from then on only `tools/call` with that
+ * session id and `MCP-Protocol-Version` — one session per connection, opened once on it. The
+ * client accepts JSON and SSE answers alike (`Accept: application/json, text/event-stream`);
+ * autocannon does not read bodies, so either is loaded the same way.
+ */
+import type { Client } from "autocannon";
+import type { HttpTarget } from "./load.ts";
+import { ACCEPT, LEGACY_VERSION } from "./mcp.ts";
+
+/** Body of `initialize` for a 2025 session; `id` may be autocannon's placeholder `"[<id>]"`. */
+export function initializeBody(id: string | number, protocolVersion = LEGACY_VERSION): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: "atrium-bench", version: "1" } },
+  });
+}
+
+export const INITIALIZED_BODY = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+
+/** Headers of every request of a 2025 session after `initialize`. */
+export function sessionHeaders(
+  sessionId: string,
+  protocolVersion: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: ACCEPT,
+    ...extra,
+    "mcp-session-id": sessionId,
+    "mcp-protocol-version": protocolVersion,
+  };
+}
+
+/** A response header's value from a raw header list (names and values alternating). */
+function headerOf(raw: string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]?.toLowerCase() === name) return raw[i + 1];
+  return undefined;
+}
+
+/**
+ * The autocannon target: each connection opens its own session, then calls `callBody` (whose
+ * id is the placeholder) in it. `extraHeaders` go on every request (a credential). The two
+ * opening answers count among the run's responses: two per connection in a run of thousands.
+ */
+export function sessionPerConnection(
+  url: string,
+  callBody: string,
+  extraHeaders: Record<string, string> = {},
+): HttpTarget {
+  const openingHeaders = { "content-type": "application/json", accept: ACCEPT, ...extraHeaders };
+  return {
+    url,
+    method: "POST",
+    headers: openingHeaders,
+    body: initializeBody("[<id>]"),
+    setupClient: (client: Client) => {
+      let session: Record<string, string> | undefined;
+      const onHeaders = ({ headers }: { headers: string[] }) => {
+        if (session === undefined) {
+          // Without a session id the calls go out without one and come back 400: counted as non-2xx.
+          session = sessionHeaders(headerOf(headers, "mcp-session-id") ?? "", LEGACY_VERSION, extraHeaders);
+          client.setHeadersAndBody(session, INITIALIZED_BODY);
+        } else {
+          client.setHeadersAndBody(session, callBody);
+          client.removeListener("headers", onHeaders);
+        }
+      };
+      client.on("headers", onHeaders);
+    },
+  };
+}
