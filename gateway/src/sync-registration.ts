@@ -19,13 +19,16 @@ const DEFAULT_HEARTBEAT_SECONDS = 15;
 /** The organization the gateway's token belongs to, as the registration answer names it. */
 export type Organization = NonNullable<z.output<typeof registrationAnswer>["organization"]>;
 
+/** What a registration advertises, and the token it is made with. */
+type RegistrationConfig = Pick<GatewayConfig, "id" | "fqdns" | "labels" | "controlPlaneToken">;
+
 export class GatewayRegistration {
   /** How often the stream sends a heartbeat (the control plane says at registration). */
   heartbeatMs = DEFAULT_HEARTBEAT_SECONDS * 1000;
   private isRegistered = false;
   private healthTimer: NodeJS.Timeout | undefined;
   private readonly client: ControlPlaneClient;
-  private readonly config: GatewayConfig;
+  private readonly config: RegistrationConfig;
   private readonly instanceId: string;
   private readonly version: string;
   private readonly log: SyncLog;
@@ -33,7 +36,7 @@ export class GatewayRegistration {
 
   constructor(
     client: ControlPlaneClient,
-    gateway: { config: GatewayConfig; instanceId: string; version: string },
+    gateway: { config: RegistrationConfig; instanceId: string; version: string },
     log: SyncLog,
     /** Called when a health advertisement is refused (the stream should stop and registration start over). */
     onLost: () => void,
