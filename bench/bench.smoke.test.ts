@@ -14,6 +14,12 @@ describe("benchmarks (smoke)", () => {
     expect(stdout).toMatch(/p99 \/ target \(200 ms\) = \d+\.\d+/);
   }, 60_000);
 
+  it("a fleet of gateways on one control plane, then on two replicas, runs and reports p99 against its target", async () => {
+    const stdout = await runBenchmark(bench("control-plane", "fleet.ts"), ["--quick"]);
+    expect(stdout).toMatch(/one control plane\n[\s\S]*?p99 \/ target \(1000 ms\) = \d+\.\d+/);
+    expect(stdout).toMatch(/two replicas[\s\S]*control-plane-2: 10 streams/);
+  }, 120_000);
+
   it("OpenAPI import of 1,000 operations runs and reports its ratio to the target", async () => {
     const stdout = await runBenchmark(bench("openapi-import", "import-1000.ts"), ["1"]);
     expect(stdout).toMatch(/median: \d+ ms = \d+\.\d+ × the 2000 ms target/);
