@@ -74,6 +74,7 @@ export const ACCESS_RULES: Readonly<Record<string, AccessRule>> = {
   [`POST ${api}/expositions`]: editors,
   [`GET ${api}/expositions`]: editors,
   [`GET ${api}/expositions/:id`]: editors,
+  [`PUT ${api}/expositions/:id`]: editors,
   [`DELETE ${api}/expositions/:id`]: editors,
 
   [`GET ${api}/gateways`]: people,

@@ -1,7 +1,8 @@
 /**
  * The exposition routes with the gateway registry, on PGlite and on PostgreSQL: an Exposition's
  * endpoints follow the live gateways its group selects; a gateway id is held by one instance;
- * health advertisements and malformed registrations are checked.
+ * health advertisements and malformed registrations are checked; PUT changes an Exposition in
+ * place, and a refused PUT keeps it as it was.
  */
 import { describe, expect, it } from "vitest";
 import { type ApiClient, createPetstore, DATABASE_KINDS, tokenClient, useIsolatedControlPlane } from "../testing.ts";
@@ -61,5 +62,64 @@ describe.each(DATABASE_KINDS)("expositions on %s", (kind) => {
       ["gw-dev", "UP"],
       ["gw-prod", "UP"],
     ]);
+  });
+
+  it("changes an exposition's name, plan and group in place; a refused change keeps it as it was", async () => {
+    const admin = controlPlane().admin;
+    const serviceId = await createPetstore(admin, "petstore-edited");
+    const plan = (name: string) =>
+      admin.call("POST", "/api/v1/configuration-plans", {
+        name,
+        serviceId,
+        backendEndpoint: "https://petstore.example.com/api",
+      });
+    const [first, second] = [(await plan("first-plan")).body.id, (await plan("second-plan")).body.id];
+    const blue = (await admin.call("POST", "/api/v1/gateway-groups", { name: "blue", labels: { c: "blue" } })).body.id;
+    const green = (await admin.call("POST", "/api/v1/gateway-groups", { name: "green", labels: { c: "green" } })).body
+      .id;
+    const create = (name: string) =>
+      admin.call("POST", "/api/v1/expositions", { name, configurationPlanId: first, gatewayGroupId: blue });
+    const expo = (await create("shop")).body;
+    await create("taken");
+
+    const moved = await admin.call("PUT", `/api/v1/expositions/${expo.id}`, {
+      name: "shop-v2",
+      configurationPlanId: second,
+      gatewayGroupId: green,
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({
+      id: expo.id,
+      name: "shop-v2",
+      configurationPlanId: second,
+      gatewayGroup: { id: green, name: "green" },
+    });
+
+    const unknownPlan = "00000000-0000-4000-8000-000000000000";
+    const refused = await admin.call("PUT", `/api/v1/expositions/${expo.id}`, {
+      name: "shop-v3",
+      configurationPlanId: unknownPlan,
+      gatewayGroupId: 999_999,
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      "body.configurationPlanId",
+      "body.gatewayGroupId",
+    ]);
+    const clash = await admin.call("PUT", `/api/v1/expositions/${expo.id}`, {
+      name: "taken",
+      configurationPlanId: first,
+      gatewayGroupId: blue,
+    });
+    expect(clash.status).toBe(409);
+    const kept = await admin.call("GET", `/api/v1/expositions/${expo.id}`);
+    expect(kept.body).toMatchObject({ name: "shop-v2", configurationPlanId: second, gatewayGroupId: green });
+
+    const missing = await admin.call("PUT", `/api/v1/expositions/${unknownPlan}`, {
+      name: "ghost",
+      configurationPlanId: first,
+      gatewayGroupId: blue,
+    });
+    expect(missing.status).toBe(404);
   });
 });

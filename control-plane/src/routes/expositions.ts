@@ -1,6 +1,7 @@
 /**
  * Expositions: a plan published on a gateway group. `endpoints` lists the FQDNs of the live
- * gateways the group selects; it is empty until one registers.
+ * gateways the group selects; it is empty until one registers. PUT changes its name, plan or group
+ * in place (same id).
  */
 
 import { expositionBody, expositionView, listOf, uuidParams } from "@atrium/contract/rest";
@@ -12,7 +13,7 @@ import type { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { configurationPlans, expositions, gatewayGroups } from "../db/schema.ts";
 import { errors, type FieldError } from "../errors.ts";
-import { recordChange } from "../stream/changes.ts";
+import { recordChange, type Tx } from "../stream/changes.ts";
 import { problemsByExposition } from "./gateway-problems.ts";
 import { liveGateways } from "./gateways.ts";
 import { found, timestampsOf } from "./records.ts";
@@ -57,33 +58,7 @@ export const expositionRoutes: FastifyPluginAsync<{ context: AppContext }> = asy
       const organizationId = request.principal.organizationId;
       const { name, configurationPlanId, gatewayGroupId } = request.body;
       const id = await db.transaction(async (tx) => {
-        const problems: FieldError[] = [];
-        const [plan] = await tx
-          .select({ id: configurationPlans.id })
-          .from(configurationPlans)
-          .where(
-            and(eq(configurationPlans.organizationId, organizationId), eq(configurationPlans.id, configurationPlanId)),
-          );
-        if (!plan)
-          problems.push({
-            field: "body.configurationPlanId",
-            message: `no configuration plan '${configurationPlanId}' in this organization`,
-          });
-        const [group] = await tx
-          .select({ id: gatewayGroups.id })
-          .from(gatewayGroups)
-          .where(and(eq(gatewayGroups.organizationId, organizationId), eq(gatewayGroups.id, gatewayGroupId)));
-        if (!group)
-          problems.push({
-            field: "body.gatewayGroupId",
-            message: `no gateway group ${gatewayGroupId} in this organization`,
-          });
-        if (problems.length > 0)
-          throw errors.unprocessable(
-            "INVALID_REFERENCE",
-            problems.map((p) => `${p.field}: ${p.message}`).join("; "),
-            problems,
-          );
+        await checkReferences(tx, organizationId, request.body);
         const [inserted] = await tx
           .insert(expositions)
           .values({ organizationId, name, configurationPlanId, gatewayGroupId })
@@ -94,6 +69,29 @@ export const expositionRoutes: FastifyPluginAsync<{ context: AppContext }> = asy
         return inserted.id;
       });
       return reply.status(201).send(found(await views(organizationId, id), "Exposition", id));
+    },
+  );
+
+  // Its id stays: the gateways replace it in place (a new name moves its path, a new group moves it
+  // to that group's gateways), and the credentials users gave it are kept.
+  app.put(
+    "/expositions/:id",
+    { schema: { params: uuidParams, body: expositionBody, response: { 200: expositionView } } },
+    async (request) => {
+      const organizationId = request.principal.organizationId;
+      const { id } = request.params;
+      const { name, configurationPlanId, gatewayGroupId } = request.body;
+      await db.transaction(async (tx) => {
+        await checkReferences(tx, organizationId, request.body);
+        const updated = await tx
+          .update(expositions)
+          .set({ name, configurationPlanId, gatewayGroupId, updatedAt: new Date() })
+          .where(and(inOrg(organizationId), eq(expositions.id, id)))
+          .returning({ id: expositions.id });
+        found(updated, "Exposition", id);
+        await recordChange(tx, organizationId, "Exposition", id);
+      });
+      return found(await views(organizationId, id), "Exposition", id);
     },
   );
 
@@ -123,3 +121,34 @@ export const expositionRoutes: FastifyPluginAsync<{ context: AppContext }> = asy
     return reply.status(204).send();
   });
 };
+
+/** Refuses a plan or gateway group that is not the organization's, naming each field. */
+async function checkReferences(tx: Tx, organizationId: string, body: z.output<typeof expositionBody>) {
+  const problems: FieldError[] = [];
+  const [plan] = await tx
+    .select({ id: configurationPlans.id })
+    .from(configurationPlans)
+    .where(
+      and(eq(configurationPlans.organizationId, organizationId), eq(configurationPlans.id, body.configurationPlanId)),
+    );
+  if (!plan)
+    problems.push({
+      field: "body.configurationPlanId",
+      message: `no configuration plan '${body.configurationPlanId}' in this organization`,
+    });
+  const [group] = await tx
+    .select({ id: gatewayGroups.id })
+    .from(gatewayGroups)
+    .where(and(eq(gatewayGroups.organizationId, organizationId), eq(gatewayGroups.id, body.gatewayGroupId)));
+  if (!group)
+    problems.push({
+      field: "body.gatewayGroupId",
+      message: `no gateway group ${body.gatewayGroupId} in this organization`,
+    });
+  if (problems.length > 0)
+    throw errors.unprocessable(
+      "INVALID_REFERENCE",
+      problems.map((p) => `${p.field}: ${p.message}`).join("; "),
+      problems,
+    );
+}

@@ -2533,7 +2533,69 @@ export interface paths {
                 };
             };
         };
-        put?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        configurationPlanId: string;
+                        gatewayGroupId: number;
+                        /** @description Name in the MCP path /mcp/<organization>/<name>. */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            configurationPlanId: string;
+                            createdAt: string;
+                            /** @description FQDNs of the live gateways serving it. */
+                            endpoints: string[];
+                            gatewayGroup: {
+                                id: number;
+                                name: string;
+                            };
+                            gatewayGroupId: number;
+                            id: string;
+                            /** @description Name in the MCP path /mcp/<organization>/<name>. */
+                            name: string;
+                            /** @description Gateways that received it but do not serve it, and why (empty when every gateway serves it). */
+                            problems: {
+                                /** @description When the gateway first reported this message. */
+                                at: string;
+                                gatewayId: string;
+                                message: string;
+                            }[];
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description An RFC 9457 problem: what went wrong and how to fix it */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         post?: never;
         delete: {
             parameters: {
