@@ -11,18 +11,29 @@ import { fileURLToPath } from "node:url";
 import { ApiClient } from "@atrium/control-plane/testing";
 import { testLogLevel } from "@atrium/reliability/secrets";
 import { request } from "undici";
+import { buildGoSdkServer, goSdkVersion } from "./go-sdk-build.ts";
 import { autocannonLoad, closedLoopLoad, type HttpTarget, type LoadResult } from "./load.ts";
 import {
-  ACCEPT,
   type ClientCredential,
+  LEGACY_VERSION,
   modernHeaders,
   openLegacySession,
   petOf,
   postJson,
   StreamAnsweredSession,
+  sessionHeaders,
   toolCallBody,
 } from "./mcp.ts";
-import { type Child, CONTESTANT_CORE, freePort, HARNESS_CORE, startPinned, waitUntil } from "./processes.ts";
+import {
+  type Child,
+  CONTESTANT_CORE,
+  freePort,
+  HARNESS_CORE,
+  startPinned,
+  startPinnedCommand,
+  waitUntil,
+} from "./processes.ts";
+import { sessionPerConnection } from "./session-per-connection.ts";
 import { createGatewayToken, login, petsOpenApi } from "./setup.ts";
 
 const here = import.meta.dirname;
@@ -76,6 +87,8 @@ export interface Contestant {
   description: string;
   /** Atrium contestants: how its endpoint authenticates clients (the report compares each mode with none). */
   auth?: AtriumAuth;
+  /** Atrium contestants: stateless 2026-07-28 calls, or 2025 sessions (the report compares them). */
+  era?: AtriumEra;
   start(context: BenchContext): Promise<RunningContestant>;
 }
 
@@ -92,9 +105,16 @@ function onRequest(child: Child, target: HttpTarget, verify: () => Promise<void>
   };
 }
 
-async function checkPet(answer: Promise<unknown>): Promise<void> {
-  const pet = petOf(await answer);
+function checkPet(response: unknown): void {
+  const pet = petOf(response);
   if (pet.id !== PET_ID) throw new Error(`asked for pet ${PET_ID}, got pet ${pet.id}`);
+}
+
+/** A contestant loaded with MCP 2026-07-28 stateless tools/call of getPet, `headers` on each. */
+function statelessCalls(child: Child, url: string, headers: Record<string, string>): RunningContestant {
+  return onRequest(child, { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID, "getPet", true) }, () =>
+    postJson(url, headers, toolCallBody(1, PET_ID, "getPet", true)).then((r) => checkPet(r.json)),
+  );
 }
 
 export const direct: Contestant = {
@@ -126,12 +146,7 @@ export const passThrough: Contestant = {
       context.backendUrl,
     ]);
     const url = `${(await child.waitForOutput(listening))[1]}/mcp`;
-    const headers = modernHeaders("getPet");
-    const running = onRequest(
-      child,
-      { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID, "getPet", true) },
-      () => checkPet(postJson(url, headers, toolCallBody(1, PET_ID, "getPet", true)).then((r) => r.json)),
-    );
+    const running = statelessCalls(child, url, modernHeaders("getPet"));
     return profileDir ? { ...running, profileDir } : running;
   },
 };
@@ -180,6 +195,8 @@ export async function startAtriumGateway(
 
 /** How an Atrium contestant's Exposition authenticates its clients. */
 export type AtriumAuth = "none" | "apiKey" | "oauth";
+/** How an Atrium contestant's clients speak MCP: stateless 2026-07-28 requests, or 2025 sessions. */
+export type AtriumEra = "stateless" | "session";
 
 const AUTH_DESCRIPTIONS: Record<AtriumAuth, string> = {
   none: "an Exposition without client auth.",
@@ -188,6 +205,22 @@ const AUTH_DESCRIPTIONS: Record<AtriumAuth, string> = {
     "an Exposition whose plan has `oauth` (issuer and `jwksUri` of a local JWKS server, `audience` and a required scope set): one RS256 access token (`Authorization: Bearer`) on every call, as a client reuses its token until it expires — verified once, then found in the gateway's token cache.",
 };
 
+/** Serves `exposition` from a fresh gateway (profiled when the run profiles): the endpoint's URL. */
+async function startExpositionGateway(
+  context: BenchContext,
+  exposition: { id: string; gatewayId: string; role: string },
+): Promise<{ child: Child; url: string; profileDir?: string }> {
+  const profileDir = context.profileDir && join(context.profileDir, exposition.gatewayId);
+  const gateway = await startAtriumGateway(context, {
+    id: exposition.gatewayId,
+    role: exposition.role,
+    expectedExpositions: 1,
+    nodeArgs: profilerArgs(profileDir),
+  });
+  const url = `${gateway.url}/mcp/${exposition.id}`;
+  return profileDir ? { child: gateway.child, url, profileDir } : { child: gateway.child, url };
+}
+
 export function atrium(
   name: string,
   exposition: { id: string; auth: AtriumAuth; credential?: ClientCredential; gatewayId: string; role: string },
@@ -195,22 +228,37 @@ export function atrium(
   return {
     name,
     auth: exposition.auth,
+    era: "stateless",
     description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP 2026-07-28 stateless tools/call, ${AUTH_DESCRIPTIONS[exposition.auth]}`,
     start: async (context) => {
-      const profileDir = context.profileDir && join(context.profileDir, exposition.gatewayId);
-      const gateway = await startAtriumGateway(context, {
-        id: exposition.gatewayId,
-        role: exposition.role,
-        expectedExpositions: 1,
-        nodeArgs: profilerArgs(profileDir),
+      const { child, url, profileDir } = await startExpositionGateway(context, exposition);
+      const running = statelessCalls(child, url, modernHeaders("getPet", exposition.credential));
+      return profileDir ? { ...running, profileDir } : running;
+    },
+  };
+}
+
+/** The gateway in the 2025 session era, as VS Code, Claude Desktop and Cursor reach it (an open Exposition). */
+export function atriumSession(name: string, exposition: { id: string; gatewayId: string; role: string }): Contestant {
+  return {
+    name,
+    auth: "none",
+    era: "session",
+    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP ${LEGACY_VERSION} sessions, an Exposition without client auth: each connection sends \`initialize\` and \`notifications/initialized\` once, then only tools/call with its \`Mcp-Session-Id\` and \`MCP-Protocol-Version\` (session-per-connection.ts); \`Accept: application/json, text/event-stream\`, as those clients send it — the gateway answers JSON.`,
+    start: async (context) => {
+      const { child, url, profileDir } = await startExpositionGateway(context, exposition);
+      const running = onRequest(child, sessionPerConnection(url, toolCallBody("[<id>]", PET_ID)), async () => {
+        const { sessionId, protocolVersion } = await openLegacySession(url);
+        if (protocolVersion !== LEGACY_VERSION)
+          throw new Error(`initialize asked for ${LEGACY_VERSION} and was given ${protocolVersion}`);
+        const answer = await postJson(url, sessionHeaders(sessionId, protocolVersion), toolCallBody(1, PET_ID));
+        checkPet(answer.json);
+        const type = String(answer.headers["content-type"]);
+        if (!type.startsWith("application/json"))
+          throw new Error(
+            `the description says the gateway answers JSON, and it answered ${type}: say what it does now`,
+          );
       });
-      const url = `${gateway.url}/mcp/${exposition.id}`;
-      const headers = modernHeaders("getPet", exposition.credential);
-      const running = onRequest(
-        gateway.child,
-        { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID, "getPet", true) },
-        () => checkPet(postJson(url, headers, toolCallBody(1, PET_ID, "getPet", true)).then((r) => r.json)),
-      );
       return profileDir ? { ...running, profileDir } : running;
     },
   };
@@ -227,15 +275,21 @@ export const officialSdk: Contestant = {
     ]);
     const url = (await child.waitForOutput(listening))[1] ?? "";
     const { sessionId, protocolVersion } = await openLegacySession(url);
-    const headers = {
-      "content-type": "application/json",
-      accept: ACCEPT,
-      "mcp-session-id": sessionId,
-      "mcp-protocol-version": protocolVersion,
-    };
+    const headers = sessionHeaders(sessionId, protocolVersion);
     return onRequest(child, { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID) }, () =>
-      checkPet(postJson(url, headers, toolCallBody(1, PET_ID)).then((r) => r.json)),
+      postJson(url, headers, toolCallBody(1, PET_ID)).then((r) => checkPet(r.json)),
     );
+  },
+};
+
+export const goSdk: Contestant = {
+  name: "official Go SDK",
+  description: `\`github.com/modelcontextprotocol/go-sdk\` ${goSdkVersion()} (go-sdk-server/main.go, built once by go-sdk-build.ts): one getPet tool calling the backend with net/http (64 idle connections kept), behind \`mcp.NewStreamableHTTPHandler\` with \`Stateless: true, JSONResponse: true\`; the same MCP 2026-07-28 stateless tools/call as the gateway gets. The compiled-language anchor; pinned like the others, so Go runs with one P.`,
+  start: async (context) => {
+    const binary = await buildGoSdkServer((line) => process.stderr.write(`[go-sdk build] ${line}\n`));
+    const child = startPinnedCommand("official Go SDK server", CONTESTANT_CORE, binary, [context.backendUrl]);
+    const url = (await child.waitForOutput(listening))[1] ?? "";
+    return statelessCalls(child, url, modernHeaders("getPet"));
   },
 };
 
@@ -253,7 +307,7 @@ export const ivotoby: Contestant = {
     };
     return {
       child,
-      verify: () => checkPet(call()),
+      verify: async () => checkPet(await call()),
       load: (options) =>
         closedLoopLoad(async () => {
           await call();
@@ -306,12 +360,7 @@ async function ivotobyToolName(url: string): Promise<string> {
   const { sessionId, protocolVersion } = await openLegacySession(url);
   const listed = await postJson(
     url,
-    {
-      "content-type": "application/json",
-      accept: ACCEPT,
-      "mcp-session-id": sessionId,
-      "mcp-protocol-version": protocolVersion,
-    },
+    sessionHeaders(sessionId, protocolVersion),
     JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
   );
   const tools = (listed.json as { result?: { tools?: { name: string }[] } }).result?.tools ?? [];

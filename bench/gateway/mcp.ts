@@ -91,6 +91,33 @@ export async function postJson(
   };
 }
 
+/** Body of `initialize` for a 2025 session; `id` may be autocannon's placeholder `"[<id>]"`. */
+export function initializeBody(id: string | number, protocolVersion = LEGACY_VERSION): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: "atrium-bench", version: "1" } },
+  });
+}
+
+export const INITIALIZED_BODY = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+
+/** Headers of every request of a 2025 session after `initialize`. */
+export function sessionHeaders(
+  sessionId: string,
+  protocolVersion: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: ACCEPT,
+    ...extra,
+    "mcp-session-id": sessionId,
+    "mcp-protocol-version": protocolVersion,
+  };
+}
+
 /** Opens a 2025 session: initialize, then notifications/initialized. Returns the session id and protocol version. */
 export async function openLegacySession(
   url: string,
@@ -98,28 +125,13 @@ export async function openLegacySession(
   dispatcher?: Pool,
 ): Promise<{ sessionId: string; protocolVersion: string }> {
   const base = { "content-type": "application/json", accept: ACCEPT, ...extraHeaders };
-  const initialized = await postJson(
-    url,
-    base,
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: "atrium-bench", version: "1" } },
-    }),
-    dispatcher,
-  );
+  const initialized = await postJson(url, base, initializeBody(0), dispatcher);
   const sessionId = initialized.headers["mcp-session-id"];
   if (typeof sessionId !== "string" || sessionId === "") throw new Error(`${url}: initialize gave no Mcp-Session-Id`);
   const protocolVersion = String(
     (initialized.json as { result?: { protocolVersion?: string } }).result?.protocolVersion ?? LEGACY_VERSION,
   );
-  await postJson(
-    url,
-    { ...base, "mcp-session-id": sessionId, "mcp-protocol-version": protocolVersion },
-    JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-    dispatcher,
-  );
+  await postJson(url, sessionHeaders(sessionId, protocolVersion, extraHeaders), INITIALIZED_BODY, dispatcher);
   return { sessionId, protocolVersion };
 }
 
@@ -142,16 +154,7 @@ export class StreamAnsweredSession {
 
   static async open(url: string, connections: number): Promise<StreamAnsweredSession> {
     const { sessionId, protocolVersion } = await openLegacySession(url);
-    const session = new StreamAnsweredSession(
-      url,
-      {
-        "content-type": "application/json",
-        accept: ACCEPT,
-        "mcp-session-id": sessionId,
-        "mcp-protocol-version": protocolVersion,
-      },
-      connections,
-    );
+    const session = new StreamAnsweredSession(url, sessionHeaders(sessionId, protocolVersion), connections);
     session.listen();
     // The server sends the stream's headers only with its first message, so the stream is live
     // once a ping comes back on it.

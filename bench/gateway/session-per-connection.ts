@@ -8,34 +8,7 @@
  */
 import type { Client } from "autocannon";
 import type { HttpTarget } from "./load.ts";
-import { ACCEPT, LEGACY_VERSION } from "./mcp.ts";
-
-/** Body of `initialize` for a 2025 session; `id` may be autocannon's placeholder `"[<id>]"`. */
-export function initializeBody(id: string | number, protocolVersion = LEGACY_VERSION): string {
-  return JSON.stringify({
-    jsonrpc: "2.0",
-    id,
-    method: "initialize",
-    params: { protocolVersion, capabilities: {}, clientInfo: { name: "atrium-bench", version: "1" } },
-  });
-}
-
-export const INITIALIZED_BODY = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
-
-/** Headers of every request of a 2025 session after `initialize`. */
-export function sessionHeaders(
-  sessionId: string,
-  protocolVersion: string,
-  extra: Record<string, string> = {},
-): Record<string, string> {
-  return {
-    "content-type": "application/json",
-    accept: ACCEPT,
-    ...extra,
-    "mcp-session-id": sessionId,
-    "mcp-protocol-version": protocolVersion,
-  };
-}
+import { ACCEPT, INITIALIZED_BODY, initializeBody, LEGACY_VERSION, sessionHeaders } from "./mcp.ts";
 
 /** A response header's value from a raw header list (names and values alternating). */
 function headerOf(raw: string[], name: string): string | undefined {
