@@ -10,6 +10,7 @@
  * validator refuses it (the generated documents' `odd`): those failures are set aside below.
  */
 import { readFileSync } from "node:fs";
+import type { NormalizedOperation } from "@atrium/contract";
 import { importOpenApi } from "@atrium/control-plane/testing";
 import { fuzzParameters } from "@atrium/reliability/fuzz";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -36,7 +37,7 @@ const documents: Record<string, string> = {
 };
 
 /** The schemas a gateway lists for these operations and custom tools, each compiled by a strict Ajv2020. */
-function strictCompileFailures(operations: Parameters<typeof exposition>[0]["operations"]) {
+function strictCompileFailures(operations: NormalizedOperation[]) {
   const toolset = compileToolset(exposition({ operations }));
   expect(toolset.warnings).toEqual([]); // the gateway compiled each one as written, too
   const failures: string[] = [];
