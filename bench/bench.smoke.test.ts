@@ -20,6 +20,17 @@ describe("benchmarks (smoke)", () => {
     expect(stdout).toMatch(/two replicas[\s\S]*control-plane-2: 10 streams/);
   }, 120_000);
 
+  it("the control plane's API under load runs on PostgreSQL and PGlite and counts its errors", async () => {
+    const stdout = await runBenchmark(bench("control-plane", "api-load.ts"), ["--quick", "--duration", "1"]);
+    for (const kind of ["postgres", "pglite"]) {
+      expect(stdout).toMatch(new RegExp(`${kind}: GET /expositions lists 20 Expositions`));
+    }
+    expect(stdout).toMatch(
+      /POST \/configuration-plans: \d+ req\/s +p50 [\d.]+ ms +p99 [\d.]+ ms +non-2xx \d+ +errors \d+/,
+    );
+    expect(stdout).toMatch(/non-2xx answers and errors: \d+/);
+  }, 180_000);
+
   it("OpenAPI import of 1,000 operations runs and reports its ratio to the target", async () => {
     const stdout = await runBenchmark(bench("openapi-import", "import-1000.ts"), ["1"]);
     expect(stdout).toMatch(/median: \d+ ms = \d+\.\d+ × the 2000 ms target/);
