@@ -10,10 +10,13 @@
  * `http://localhost:<port>/mcp/<exposition id>`.
  *
  * Each fixture tool answers what the suite's reference server answers, as far as an HTTP
- * response can say it: text, an image, audio, an error status. Tools whose scenario needs what
- * a backend HTTP call cannot express (server-to-client requests, notifications, embedded
- * resources) still exist, so that those scenarios fail on the missing capability and not on an
- * unknown tool name; see expected-failures-*.yml.
+ * response can say it: text, an image, audio, an error status. The notifications the suite
+ * looks for come from the gateway, about real backend calls: `test_tool_with_progress`'s backend
+ * is slow, so the gateway (whose progress threshold the fixture sets to PROGRESS_AFTER_MS) sends
+ * progress while it waits; `test_tool_with_logging`'s log messages are the gateway's account of
+ * its call. Tools whose scenario needs what a backend HTTP call cannot express (server-to-client
+ * requests, embedded resources) still exist, so that those scenarios fail on the missing
+ * capability and not on an unknown tool name; see expected-failures-*.yml.
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -48,6 +51,11 @@ export function silentWav(samples = 80): Buffer {
   header.writeUInt32LE(samples, 40);
   return Buffer.concat([header, Buffer.alloc(samples, 0x80)]);
 }
+
+/** The fixture gateway's progress threshold and interval (ATRIUM_GATEWAY_PROGRESS_AFTER_MS). */
+export const PROGRESS_AFTER_MS = 200;
+/** How long `test_tool_with_progress`'s backend takes: four thresholds, so the suite gets its three notifications. */
+export const SLOW_BACKEND_MS = 4 * PROGRESS_AFTER_MS;
 
 export const TEXTS = {
   simple: "This is a simple text response for testing.",
@@ -87,7 +95,7 @@ export const CONFORMANCE_OPENAPI = {
     "/embedded-resource": plainGet("test_embedded_resource", "Returns a text document", "text/plain"),
     "/multiple-content-types": plainGet("test_multiple_content_types", "Returns JSON", "application/json"),
     "/tool-with-logging": plainGet("test_tool_with_logging", "Runs for ~100 ms", "text/plain"),
-    "/tool-with-progress": plainGet("test_tool_with_progress", "Runs for ~100 ms", "text/plain"),
+    "/tool-with-progress": plainGet("test_tool_with_progress", `Runs for ~${SLOW_BACKEND_MS} ms`, "text/plain"),
     "/sampling": getWithQuery("test_sampling", "Echoes a prompt", ["prompt"]),
     "/elicitation": getWithQuery("test_elicitation", "Echoes a message", ["message"]),
     "/elicitation-sep1034-defaults": plainGet("test_elicitation_sep1034_defaults", "Returns fixed text", "text/plain"),
@@ -245,8 +253,9 @@ export async function startConformanceBackend(): Promise<FixtureBackend> {
       case "/multiple-content-types":
         return send(res, 200, "application/json", JSON.stringify({ test: "data", value: 123 }));
       case "/tool-with-logging":
-      case "/tool-with-progress":
         return later(100, () => send(res, 200, "text/plain; charset=utf-8", "Tool execution completed"));
+      case "/tool-with-progress":
+        return later(SLOW_BACKEND_MS, () => send(res, 200, "text/plain; charset=utf-8", "Tool execution completed"));
       case "/sampling":
         return send(res, 200, "text/plain; charset=utf-8", `Prompt: ${url.searchParams.get("prompt") ?? ""}`);
       case "/elicitation":
@@ -338,6 +347,7 @@ export async function startConformanceStack(options: { logLevel?: string } = {})
       labels: { suite: "mcp" },
       cacheDir,
       logLevel: options.logLevel ?? "silent",
+      progressAfterMs: PROGRESS_AFTER_MS,
     });
     const gateway = await startGateway(config);
     cleanups.push(() => gateway.close());

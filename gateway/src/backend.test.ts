@@ -6,6 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { CompiledExposition } from "@atrium/contract";
+import { freePort } from "@atrium/control-plane/testing";
 import type { FastifyBaseLogger } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
 import { Backends, SHARE_CONNECTIONS } from "./backend.ts";
@@ -19,15 +20,6 @@ const plan = {
   backendSecret: { source: "value", value: "s3cret-value", in: "query", name: "api_key" },
 } as unknown as CompiledExposition["plan"];
 
-/** A loopback port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe("Backends", () => {
   it("tells the client the backend is unreachable with a correlation id, and the log where and why", async () => {
     const logged: { fields: Record<string, unknown>; message: string }[] = [];
@@ -35,7 +27,7 @@ describe("Backends", () => {
       logged.push({ fields, message });
     };
     backends.setLogger({ warn: warn as FastifyBaseLogger["warn"], info: () => {} });
-    const port = await closedPort();
+    const port = await freePort();
     const outcome = await backends.call(
       parseBackendEndpoint(`http://127.0.0.1:${port}/api`),
       plan,

@@ -67,6 +67,8 @@ export interface CallScope {
   onCircuit?: (event: CircuitEvent) => void;
   /** Set on the one retry after a backend 401 refused a client-credentials token. */
   afterRefresh?: boolean;
+  /** Told, in words for the client, why the call is sent once more (its log messages). */
+  onRetry?: (reason: string) => void;
   /** The caller's own credential, on plans whose backend secret is elicited (elicitation/flow.ts). */
   credential?: string;
 }
@@ -242,6 +244,7 @@ export class Backends {
     if (bearer !== undefined && outcome.response.status === 401 && !scope.afterRefresh) {
       // The token may have been revoked or rotated before its expiry: one new token, one more try.
       this.tokens.invalidate(plan.id, bearer);
+      scope.onRetry?.("the backend refused the access token (HTTP 401): calling it once more with a new token");
       return this.call(backend, plan, call, clientHeaders, {
         ...scope,
         deadline: started + timeoutMs,

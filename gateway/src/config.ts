@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { gatewayRegistration } from "@atrium/contract";
 import { envAllowPatterns, envPolicy } from "./env-policy.ts";
 import { corsOrigins } from "./mcp/cors.ts";
+import { DEFAULT_PROGRESS_AFTER_MS } from "./mcp/response-stream.ts";
 
 export interface GatewayConfig {
   host: string;
@@ -51,6 +52,8 @@ export interface GatewayConfig {
   managementPort: number;
   /** Most messages in one JSON-RPC batch (2025-03-26); a larger batch is refused as a whole. */
   maxBatchSize: number;
+  /** A request with a `progressToken` still running after this long gets `notifications/progress`, then again at this interval. */
+  progressAfterMs: number;
   /** Slow clients: a request's headers, and the whole request, must arrive within these (both listeners). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -147,6 +150,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     managementHost: env.ATRIUM_GATEWAY_MANAGEMENT_HOST || "127.0.0.1",
     managementPort,
     maxBatchSize: integer(env, "ATRIUM_GATEWAY_MAX_BATCH_SIZE", 32),
+    progressAfterMs: integer(env, "ATRIUM_GATEWAY_PROGRESS_AFTER_MS", DEFAULT_PROGRESS_AFTER_MS),
     headersTimeoutMs,
     requestTimeoutMs,
     maxConnectionsPerAddress: integer(env, "ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS", 1024),

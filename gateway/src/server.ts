@@ -40,7 +40,8 @@ export interface GatewayParts {
     | "headersTimeoutMs"
     | "requestTimeoutMs"
     | "maxConnectionsPerAddress"
-  >;
+  > &
+    Partial<Pick<GatewayConfig, "progressAfterMs">>;
   registry: ExpositionRegistry;
   backends: Backends;
   sessions: SessionSigner;
@@ -86,6 +87,7 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
       allowedHosts: parts.config.allowedHosts,
       corsOrigins: parts.config.corsOrigins,
       maxBatchSize: parts.config.maxBatchSize,
+      progressAfterMs: parts.config.progressAfterMs,
       auth,
       audit: parts.audit ?? new AuditLog(),
     }),

@@ -199,6 +199,7 @@ export function testGatewayConfig(
     managementHost: "127.0.0.1",
     managementPort: 0,
     maxBatchSize: 32,
+    progressAfterMs: 1_000,
     headersTimeoutMs: 5_000,
     requestTimeoutMs: 10_000,
     maxConnectionsPerAddress: 256,

@@ -4,7 +4,7 @@
  * at a time, all within one deadline: the plan's backend timeout, counted from the batch's
  * arrival. A call the deadline leaves no time for gets the gateway's 504 result at once.
  */
-import { handleLegacy } from "./legacy.ts";
+import { handleLegacy, type LegacyContext } from "./legacy.ts";
 import {
   ERROR,
   errorResponse,
@@ -15,8 +15,6 @@ import {
 } from "./protocol.ts";
 import { SerializedResult } from "./serialized.ts";
 import type { Session } from "./sessions.ts";
-
-type LegacyContext = Parameters<typeof handleLegacy>[2];
 
 /** Messages of one batch in flight at once. */
 export const BATCH_CONCURRENCY = 4;

@@ -26,6 +26,7 @@ import { admitCall, admitRead, limitedToolResult } from "./overload.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
 import { ERROR, McpError } from "./protocol.ts";
 import { listResources, listResourceTemplates, resolveResource } from "./resources.ts";
+import type { LogSink } from "./response-stream.ts";
 
 export interface DispatchContext {
   served: ServedExposition;
@@ -48,6 +49,12 @@ export interface DispatchContext {
   onLimited?: (refusal: LimitRefusal, tool: string | undefined) => void;
   /** Set on Expositions whose plan elicits the backend credential from each user. */
   elicitation?: ElicitationCall;
+  /**
+   * Sends the client a log message about the call (`notifications/message`), when it asked for
+   * them and reads the answer's event stream (response-stream.ts); undefined otherwise, and then
+   * no message is even built.
+   */
+  log?: LogSink;
 }
 
 /** The tools the caller may see, and a key naming that view (cached lists are per view). */
@@ -108,9 +115,12 @@ async function callTool(
   const started = performance.now();
   const observe = (outcome: number | ToolOutcomeWord) =>
     context.onToolCall?.(runtime.tool.name, outcome, (performance.now() - started) / 1000);
+  const { log } = context;
   const plan = planCall(runtime, params.arguments);
   if (plan.result) {
     observe(plan.result.isError ? "invalid" : "local");
+    // Violations name the argument and the rule it breaks, never the value.
+    if (plan.result.isError) log?.("warning", `${runtime.tool.name}: ${textOf(plan.result)}`);
     return plan.result;
   }
   const { plan: settings } = context.served.exposition;
@@ -140,19 +150,28 @@ async function callTool(
     elicited = got;
   }
   const admission = admitCall(context, tool);
-  if (!admission.admitted) return limitedToolResult(tool, admission);
+  if (!admission.admitted) {
+    const limited = limitedToolResult(tool, admission);
+    log?.("warning", textOf(limited));
+    return limited;
+  }
+  // The path without its query: the plan may put the backend secret there (never in the path itself).
+  log?.("debug", `${tool}: calling the backend: ${plan.request.method} ${plan.request.path.split("?")[0]}`);
+  const called = performance.now();
   let outcome: BackendOutcome;
   try {
     // The share of the pool is the tool's: one hanging tool cannot starve the others.
     outcome = await context.backends.call(context.served.backend, settings, plan.request, context.clientHeaders, {
       share: plan.runtime,
       deadline: context.deadline,
-      onCircuit: context.onCircuit,
+      onCircuit: log ? logCircuit(log, tool, context.onCircuit) : context.onCircuit,
+      onRetry: log && ((reason) => log("warning", `${tool}: ${reason}`)),
       credential: elicited?.credential,
     });
   } finally {
     admission.release();
   }
+  if (log) logOutcome(log, tool, outcome, performance.now() - called);
   if (elicited && context.elicitation && outcome.kind === "response" && outcome.response.status === 401) {
     await evict(context.elicitation, context.served, elicited);
     observe(401);
@@ -176,10 +195,52 @@ async function callTool(
   }
   observe(outcome.response.status);
   // invoke_tool (discovery mode) answers with the runtime of the tool it invoked.
-  return plan.runtime.toResult(outcome.response, {
+  const result = plan.runtime.toResult(outcome.response, {
     maxBytes: context.maxResultBytes,
     forwardHeaders: settings.headerPolicy?.forwardResponseHeaders ?? [],
   });
+  log?.("debug", `${tool}: result: ${summaryOf(result)}`);
+  return result;
+}
+
+/** The first text block of a result the gateway made itself (its own words, no backend data). */
+function textOf(result: CallToolResult): string {
+  const block = result.content.find((item) => item.type === "text");
+  return block && "text" in block ? String(block.text) : "";
+}
+
+/** What a result holds, without its data: the kinds of its content blocks, structured content, error. */
+function summaryOf(result: CallToolResult): string {
+  const kinds = result.content.map((item) => item.type).join(", ") || "no content";
+  const structured = result.structuredContent === undefined ? "" : " and structuredContent";
+  return `${kinds}${structured}${result.isError ? " (isError)" : ""}`;
+}
+
+/** A backend call's outcome as the client's log line: status and time, timeout, or why it failed. */
+function logOutcome(log: LogSink, what: string, outcome: BackendOutcome, ms: number): void {
+  if (outcome.kind === "response") {
+    const { status } = outcome.response;
+    const level = status >= 500 ? "error" : status >= 400 ? "warning" : "info";
+    log(level, `${what}: the backend answered HTTP ${status} in ${Math.round(ms)} ms`);
+  } else if (outcome.kind === "timeout") {
+    log("error", `${what}: the backend did not answer within ${outcome.ms} ms`);
+  } else {
+    // The client's own error text: a correlation id, never an address or a secret (backend.ts).
+    log("error", `${what}: ${outcome.message}`);
+  }
+}
+
+/** Observes a call's breaker events as before, and tells the client when the breaker opened or closed. */
+function logCircuit(log: LogSink, what: string, observe: ((event: CircuitEvent) => void) | undefined) {
+  return (event: CircuitEvent) => {
+    observe?.(event);
+    if (event === "opened")
+      log(
+        "warning",
+        `${what}: the backend failed too often: its circuit breaker opened, calls fail at once for a while`,
+      );
+    else if (event === "closed") log("info", `${what}: the backend's circuit breaker closed: a trial call reached it`);
+  };
 }
 
 async function readResource(params: Record<string, unknown>, context: DispatchContext, invalidStatus: number) {
@@ -195,6 +256,8 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
   // Only the plan's (or caller's) budget: no tool is called. A refusal throws TooManyCalls (429).
   const elicited = context.elicitation ? await storedCredential(context.elicitation, served, invalidStatus) : undefined;
   const admission = admitRead(context);
+  const { log } = context;
+  const called = performance.now();
   let outcome: BackendOutcome;
   try {
     outcome = await context.backends.call(
@@ -205,13 +268,14 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
       {
         share: served.exposition.resources,
         deadline: context.deadline,
-        onCircuit: context.onCircuit,
+        onCircuit: log ? logCircuit(log, source.uri, context.onCircuit) : context.onCircuit,
         credential: elicited?.credential,
       },
     );
   } finally {
     admission.release();
   }
+  if (log) logOutcome(log, source.uri, outcome, performance.now() - called);
   if (elicited && context.elicitation && outcome.kind === "response" && outcome.response.status === 401)
     await evict(context.elicitation, served, elicited);
   if (outcome.kind !== "response" || outcome.response.status >= 400) {

@@ -21,6 +21,7 @@ import { answerBatch } from "./batch.ts";
 import { mcpCors } from "./cors.ts";
 import { checkToolAccess } from "./dispatch.ts";
 import { handleLegacy, initialize, sessionOf } from "./legacy.ts";
+import { SessionLogLevels } from "./log-levels.ts";
 import { handleModern, isModern } from "./modern.ts";
 import { TooManyCalls } from "./overload.ts";
 import {
@@ -32,8 +33,10 @@ import {
   type JsonRpcId,
   MAX_REQUEST_DEPTH,
   McpError,
+  META,
   resultResponse,
 } from "./protocol.ts";
+import { DEFAULT_PROGRESS_AFTER_MS, type LogSink, type ResponseStream, responseStream } from "./response-stream.ts";
 import { SerializedResult } from "./serialized.ts";
 import type { Session, SessionSigner } from "./sessions.ts";
 
@@ -53,6 +56,8 @@ export interface EndpointOptions {
   audit: AuditLog;
   /** The elicited-credential flow; undefined without a cluster key (the registry then refuses plans that elicit). */
   elicitation?: ElicitationServices;
+  /** A request with a `progressToken` running this long gets progress notifications (ATRIUM_GATEWAY_PROGRESS_AFTER_MS). */
+  progressAfterMs?: number;
 }
 
 const ALLOW = "POST, DELETE";
@@ -64,6 +69,8 @@ function send(reply: FastifyReply, status: number, body: unknown, headers: Recor
 
 export async function mcpEndpoints(app: FastifyInstance, options: EndpointOptions): Promise<void> {
   const { registry, sessions, metrics, audit } = options;
+  const progressAfterMs = options.progressAfterMs ?? DEFAULT_PROGRESS_AFTER_MS;
+  const logLevels = new SessionLogLevels();
   // JSON only: fastify would otherwise parse text/plain, and MCP requires application/json (415).
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -280,6 +287,9 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         metrics.circuit(expositionLabel, event);
         if (origin && event !== "refused") audit.circuit({ served, origin, transition: event });
       },
+      // Set when the client asked for log messages and reads the answer's event stream.
+      log: undefined as LogSink | undefined,
+      logLevels,
     };
     const observe = (method: string, status: number) => {
       metrics.request(expositionLabel, method, status, (performance.now() - started) / 1000);
@@ -308,12 +318,17 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       );
     }
     const message = body;
+    let stream: ResponseStream | undefined;
     try {
       if (isModern(message, request.headers)) {
         if (message.id === undefined) return reply.status(202).send();
         const scope = identity.mode === "none" ? "public" : "private";
+        const meta = message.params?._meta as Record<string, unknown> | undefined;
+        stream = responseStream(reply, meta?.progressToken, meta?.[META.logLevel], progressAfterMs);
+        context.log = stream?.log;
         const result = await handleModern(message, request.headers, context, scope);
         observe(message.method, 200);
+        if (stream?.finish(message.id, result)) return reply;
         return answer(request, reply, message.id, result);
       }
       if (message.method === "initialize") {
@@ -327,10 +342,22 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       }
       const session = sessionFor(request, served, identity);
       if (message.id === undefined) return reply.status(202).send(); // notifications/initialized and friends
+      const meta = message.params?._meta as Record<string, unknown> | undefined;
+      const level = logLevels.get(String(request.headers["mcp-session-id"]));
+      stream = responseStream(reply, meta?.progressToken, level, progressAfterMs);
+      context.log = stream?.log;
       const result = await handleLegacy(message, session, sessionOwned(context, request));
       observe(message.method, 200);
+      if (stream?.finish(message.id, result)) return reply;
       return answer(request, reply, message.id, result);
     } catch (error) {
+      // An open stream has sent its 200 already: the error goes on it.
+      if (stream?.fail(message.id ?? null, rpcErrorOf(error))) {
+        observe(message.method, 200);
+        if (!(error instanceof McpError || error instanceof AuthRefusal))
+          request.log.error({ err: error }, "MCP request failed");
+        return reply;
+      }
       if (error instanceof AuthRefusal) {
         observe(message.method, error.status);
         if (error.reason === "missing_scope") refusedForScope.add(reply);
@@ -394,6 +421,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     try {
       sessionFor(request, served, identity);
       sessions.end(String(request.headers["mcp-session-id"]));
+      logLevels.forget(String(request.headers["mcp-session-id"]));
       return reply.status(200).send();
     } catch (error) {
       if (error instanceof AuthRefusal) return refuse(request, reply, served, error, null, { identity, origin });
@@ -442,6 +470,13 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     app.get(path, get);
     app.get(`${METADATA_PREFIX}${path}`, resourceMetadata);
   }
+}
+
+/** What an error says on a stream: refusals and MCP errors as they are, anything else as an internal error. */
+function rpcErrorOf(error: unknown): { code: number; message: string; data?: unknown } {
+  if (error instanceof McpError) return error;
+  if (error instanceof AuthRefusal) return { code: ERROR.invalidRequest, message: error.message };
+  return { code: ERROR.internal, message: "Internal error" };
 }
 
 /** 2025 eras without OAuth: an elicited credential belongs to the MCP session (its id, checked before). */

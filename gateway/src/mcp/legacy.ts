@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { serializedOnce } from "../registry.ts";
 import { type DispatchContext, dispatchShared, listedTools } from "./dispatch.ts";
+import { isLogLevel, LOG_LEVELS, type SessionLogLevels } from "./log-levels.ts";
 import { SERVER_INFO } from "./modern.ts";
 import { ERROR, type JsonRpcRequest, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, McpError } from "./protocol.ts";
 import type { Session, SessionSigner } from "./sessions.ts";
@@ -60,13 +61,22 @@ export function initialize(
   };
 }
 
+/** What the shared methods need, and where `logging/setLevel` keeps each session's level. */
+export type LegacyContext = Omit<DispatchContext, "era" | "protocolVersion"> & { logLevels?: SessionLogLevels };
+
 export async function handleLegacy(
   request: JsonRpcRequest,
   session: Session,
-  context: Omit<DispatchContext, "era" | "protocolVersion">,
+  context: LegacyContext,
 ): Promise<unknown> {
-  // The gateway sends no log notifications; the level is accepted so clients need not special-case it.
-  if (request.method === "ping" || request.method === "logging/setLevel") return {};
+  if (request.method === "ping") return {};
+  if (request.method === "logging/setLevel") {
+    const level = request.params?.level;
+    if (!isLogLevel(level))
+      throw new McpError(ERROR.invalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
+    context.logLevels?.set(String(context.clientHeaders["mcp-session-id"]), level);
+    return {};
+  }
   if (request.method === "tools/list" && request.params?.cursor === undefined) {
     const listed = listedTools(context);
     return serializedOnce(context.served, `legacy tools/list${listed.key}`, () => ({ tools: listed.tools }));

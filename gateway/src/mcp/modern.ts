@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { serializedOnce } from "../registry.ts";
 import { headerText, type ParamHeader } from "../tools/param-headers.ts";
 import { type DispatchContext, dispatchShared, listedTools } from "./dispatch.ts";
+import { isLogLevel, LOG_LEVELS } from "./log-levels.ts";
 import { ERROR, type JsonRpcRequest, McpError, META, MODERN_VERSION, SUPPORTED_VERSIONS } from "./protocol.ts";
 
 export const SERVER_INFO = { name: "atrium-gateway", version: "0.1.0" };
@@ -92,6 +93,14 @@ export async function handleModern(
       requested: version,
     });
   }
+  const logLevel = meta?.[META.logLevel];
+  if (logLevel !== undefined && !isLogLevel(logLevel)) {
+    throw new McpError(
+      ERROR.invalidParams,
+      `params._meta "${META.logLevel}" must be one of ${LOG_LEVELS.join(", ")}`,
+      400,
+    );
+  }
   const method = headerValue(headers, "mcp-method");
   if (method !== request.method) {
     throw new McpError(
@@ -124,7 +133,7 @@ export async function handleModern(
     return {
       resultType: "complete",
       supportedVersions: SUPPORTED_VERSIONS,
-      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
       _meta: SERVER_META,
       ttlMs: LIST_TTL_MS,
       cacheScope,

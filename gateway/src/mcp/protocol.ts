@@ -20,6 +20,8 @@ export const META = {
   clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
   clientInfo: "io.modelcontextprotocol/clientInfo",
   serverInfo: "io.modelcontextprotocol/serverInfo",
+  /** 2026-07-28: the request's log level; without it the server sends no `notifications/message`. */
+  logLevel: "io.modelcontextprotocol/logLevel",
 } as const;
 
 export type JsonRpcId = string | number;
