@@ -40,7 +40,14 @@ export {
   planLimits,
   toolExposureMode,
 } from "./kinds/configuration-plan.ts";
-export { CustomTools, customTool, customToolsSpec, toolAnnotations, toolName } from "./kinds/custom-tools.ts";
+export {
+  CustomTools,
+  customTool,
+  customToolsSpec,
+  toolAnnotations,
+  toolName,
+  unicodeRegexProblem,
+} from "./kinds/custom-tools.ts";
 export { Exposition, expositionSpec } from "./kinds/exposition.ts";
 export {
   GatewayGroup,

@@ -198,6 +198,29 @@ describe("validateResource", () => {
     expect(refusal(sample("CustomTools", { tools })).fields).toEqual(["spec.tools[0].inputSchema.type"]);
   });
 
+  it("refuses a custom tool whose inputSchema has a pattern ECMAScript's Unicode mode cannot compile, as strict clients compile it", () => {
+    const inputSchema = {
+      type: "object",
+      properties: {
+        code: { type: "string", pattern: "^a\\_b$" },
+        tags: { type: "object", patternProperties: { "^[\\w-.]+$": {} } },
+        fine: { type: "string", pattern: "^\\p{L}+$", examples: [{ pattern: "\\_" }] },
+      },
+    };
+    const tools = (sample("CustomTools").spec.tools as Record<string, unknown>[]).map((tool) => ({
+      ...tool,
+      inputSchema,
+    }));
+    const refused = refusal(sample("CustomTools", { tools }));
+    expect(refused.fields).toEqual([
+      "spec.tools[0].inputSchema.properties.code.pattern",
+      "spec.tools[0].inputSchema.properties.tags.patternProperties[^[\\w-.]+$]",
+    ]);
+    expect(refused.message).toContain(
+      '"^a\\\\_b$" is no ECMAScript regular expression in Unicode mode, as JSON Schema validators compile patterns (Invalid escape)',
+    );
+  });
+
   it("does not look for the resources a spec refers to", () => {
     const plan = sample("ConfigurationPlan", { serviceRef: { name: "not-created-yet" } });
     expect(validateResource(plan).allowed).toBe(true);

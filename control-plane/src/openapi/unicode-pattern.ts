@@ -17,24 +17,12 @@
  * What has no equivalent (possessive quantifiers, atomic groups, inline flags, `\G`, recursion…)
  * or is no regex at all is dropped, with the reason.
  */
+import { unicodeRegexProblem as unicodePatternProblem } from "@atrium/crds";
 
 export type UnicodePattern =
   | { kind: "unchanged" }
   | { kind: "rewritten"; pattern: string; changes: string[] }
   | { kind: "dropped"; reason: string };
-
-/** Why `pattern` is no regular expression in ECMAScript's Unicode mode; undefined when it is one. */
-export function unicodePatternProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern, "u");
-    return undefined;
-  } catch (error) {
-    return (error instanceof Error ? error.message : String(error)).replace(
-      /^Invalid regular expression: \/[\s\S]*\/u: /,
-      "",
-    );
-  }
-}
 
 export function toUnicodePattern(pattern: string): UnicodePattern {
   const problem = unicodePatternProblem(pattern);

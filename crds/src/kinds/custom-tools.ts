@@ -22,6 +22,50 @@ export const toolAnnotations = z
   })
   .describe("MCP tool annotations; hints for clients, not guarantees.");
 
+/** Keywords whose values are data, not schemas: a `pattern` member there is no pattern. */
+const dataKeywords = new Set(["enum", "const", "default", "examples", "example"]);
+
+/**
+ * Each `pattern` and `patternProperties` name of a schema that ECMAScript's Unicode mode cannot
+ * compile: JSON Schema validators (the gateway's ajv, strict MCP clients) compile patterns so, and
+ * a client that cannot compile one tool's schema may drop the whole tool list.
+ */
+function invalidPatterns(schema: unknown, path: PropertyKey[] = []): { path: PropertyKey[]; message: string }[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, index) => invalidPatterns(item, [...path, index]));
+  if (schema === null || typeof schema !== "object") return [];
+  const found: { path: PropertyKey[]; message: string }[] = [];
+  for (const [key, value] of Object.entries(schema)) {
+    if (dataKeywords.has(key)) continue;
+    const names = key === "patternProperties" && value !== null && typeof value === "object" ? Object.keys(value) : [];
+    for (const [pattern, at] of [
+      ...(key === "pattern" && typeof value === "string" ? [[value, [...path, key]] as const] : []),
+      ...names.map((name) => [name, [...path, key, name]] as const),
+    ]) {
+      const problem = unicodeRegexProblem(pattern);
+      if (problem !== undefined)
+        found.push({
+          path: [...at],
+          message: `${JSON.stringify(pattern)} is no ECMAScript regular expression in Unicode mode, as JSON Schema validators compile patterns (${problem}): escape only what needs it (e.g. _ and # need no backslash)`,
+        });
+    }
+    found.push(...invalidPatterns(value, [...path, key]));
+  }
+  return found;
+}
+
+/** Why `pattern` is no ECMAScript regular expression in Unicode mode; undefined when it is one. */
+export function unicodeRegexProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, "u");
+    return undefined;
+  } catch (error) {
+    return (error instanceof Error ? error.message : String(error)).replace(
+      /^Invalid regular expression: \/[\s\S]*\/u: /,
+      "",
+    );
+  }
+}
+
 /** MCP tool arguments are a JSON object: the gateway forces `type: object`, so another type would be ignored. */
 const toolInputSchema = withRules(
   z.looseObject({ type: z.string().optional().describe('"object" when given: the arguments are a JSON object.') }),
@@ -31,6 +75,10 @@ const toolInputSchema = withRules(
       path: ["type"],
       cel: "!has(self.type) || self.type == 'object'",
       holds: (schema) => schema.type === undefined || schema.type === "object",
+    },
+    {
+      whyNotCel: "CEL cannot compile an ECMAScript regular expression",
+      violations: (schema) => invalidPatterns(schema),
     },
   ],
 );
