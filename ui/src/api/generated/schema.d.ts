@@ -4811,6 +4811,25 @@ export interface paths {
                                 createdAt: string;
                                 description?: string;
                                 id: string;
+                                /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                                importWarnings: {
+                                    /**
+                                     * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                     * @enum {string}
+                                     */
+                                    code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
+                                    /** @description Where the pattern is in the submitted or downloaded text. */
+                                    location?: {
+                                        /** @description 1-based column in the submitted or downloaded text. */
+                                        column?: number;
+                                        /** @description 1-based line in the submitted or downloaded text. */
+                                        line?: number;
+                                        /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
+                                        pointer?: string;
+                                    };
+                                    /** @description What was changed and why, for people. */
+                                    message: string;
+                                }[];
                                 name: string;
                                 openapiVersion: string;
                                 operationCount: number;
@@ -4877,6 +4896,25 @@ export interface paths {
                             createdAt: string;
                             description?: string;
                             id: string;
+                            /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                            importWarnings: {
+                                /**
+                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                 * @enum {string}
+                                 */
+                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
+                                /** @description Where the pattern is in the submitted or downloaded text. */
+                                location?: {
+                                    /** @description 1-based column in the submitted or downloaded text. */
+                                    column?: number;
+                                    /** @description 1-based line in the submitted or downloaded text. */
+                                    line?: number;
+                                    /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
+                                    pointer?: string;
+                                };
+                                /** @description What was changed and why, for people. */
+                                message: string;
+                            }[];
                             name: string;
                             openapiVersion: string;
                             operationCount: number;
@@ -4932,6 +4970,25 @@ export interface paths {
                             createdAt: string;
                             description?: string;
                             id: string;
+                            /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                            importWarnings: {
+                                /**
+                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                 * @enum {string}
+                                 */
+                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
+                                /** @description Where the pattern is in the submitted or downloaded text. */
+                                location?: {
+                                    /** @description 1-based column in the submitted or downloaded text. */
+                                    column?: number;
+                                    /** @description 1-based line in the submitted or downloaded text. */
+                                    line?: number;
+                                    /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
+                                    pointer?: string;
+                                };
+                                /** @description What was changed and why, for people. */
+                                message: string;
+                            }[];
                             name: string;
                             openapiVersion: string;
                             operationCount: number;
@@ -5004,6 +5061,25 @@ export interface paths {
                             createdAt: string;
                             description?: string;
                             id: string;
+                            /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                            importWarnings: {
+                                /**
+                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                 * @enum {string}
+                                 */
+                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
+                                /** @description Where the pattern is in the submitted or downloaded text. */
+                                location?: {
+                                    /** @description 1-based column in the submitted or downloaded text. */
+                                    column?: number;
+                                    /** @description 1-based line in the submitted or downloaded text. */
+                                    line?: number;
+                                    /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
+                                    pointer?: string;
+                                };
+                                /** @description What was changed and why, for people. */
+                                message: string;
+                            }[];
                             name: string;
                             openapiVersion: string;
                             operationCount: number;
@@ -5098,6 +5174,25 @@ export interface paths {
                             createdAt: string;
                             description?: string;
                             id: string;
+                            /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                            importWarnings: {
+                                /**
+                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                 * @enum {string}
+                                 */
+                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
+                                /** @description Where the pattern is in the submitted or downloaded text. */
+                                location?: {
+                                    /** @description 1-based column in the submitted or downloaded text. */
+                                    column?: number;
+                                    /** @description 1-based line in the submitted or downloaded text. */
+                                    line?: number;
+                                    /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
+                                    pointer?: string;
+                                };
+                                /** @description What was changed and why, for people. */
+                                message: string;
+                            }[];
                             name: string;
                             openapiVersion: string;
                             operationCount: number;
