@@ -165,6 +165,7 @@ function resultOf(tally: Tally): ContestantResult {
     description: contestant.description,
     kind: tally.kind,
     ...(contestant.auth ? { auth: contestant.auth } : {}),
+    ...(contestant.era ? { era: contestant.era } : {}),
     ...(tally.failure ? { failure: tally.failure } : {}),
     throughput,
     roundsPerSecond,

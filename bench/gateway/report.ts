@@ -7,17 +7,21 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, release } from "node:os";
 import type { AuthCostResult } from "./auth-cost.ts";
-import type { AtriumAuth } from "./contestants.ts";
+import type { AtriumAuth, AtriumEra } from "./contestants.ts";
 import type { FirstCallResult } from "./first-call.ts";
 import { type LoadResult, median } from "./load.ts";
 import { REPO_ROOT } from "./processes.ts";
 import type { ScaleResults } from "./scale.ts";
 
 export const TARGETS = {
-  throughputVsPassThrough: 0.8,
-  throughputVsBestPeer: 5,
-  cpuVsPassThrough: 1.25,
+  /** Stateless atrium contestants (no auth, API key, OAuth) against the bare pass-through (issue 17). */
+  throughputVsPassThrough: 0.95,
+  cpuVsPassThrough: 1.1,
   addedP50OverPassThroughMs: 0.2,
+  /** The 2025 session era against the stateless era, both without client auth (issue 17). */
+  sessionThroughputVsStateless: 0.85,
+  /** Stateless atrium contestants against the official Go SDK server, the compiled-language anchor (issue 17). */
+  throughputVsGoSdk: 1.0,
   toolsListMs: 20,
   expositionsRssMb: 300,
   /** OAuth (one token, cached) against no auth, measured in the same run. */
@@ -28,9 +32,12 @@ export const TARGETS = {
 export interface ContestantResult {
   name: string;
   description: string;
-  kind: "direct" | "pass-through" | "atrium" | "peer";
+  /** A peer is another MCP server; the anchor is the peer atrium must at least match (the official Go SDK server). */
+  kind: "direct" | "pass-through" | "atrium" | "peer" | "anchor";
   /** Atrium contestants: how the endpoint authenticates clients. */
   auth?: AtriumAuth;
+  /** Atrium contestants: stateless calls or 2025 sessions. */
+  era?: AtriumEra;
   /** Set when it could not be measured; the other fields are then NaN. */
   failure?: string;
   /** Throughput over all rounds; `perSecond` is the median round's. */
@@ -125,52 +132,82 @@ function roundRatio(atrium: ContestantResult, other: (round: number) => number):
   return median(atrium.roundsPerSecond.map((rps, round) => rps / other(round)));
 }
 
+const ratio = (name: string, what: string, value: number, digits = 2) => `${name}: ${what} = ${fixed(value, digits)}`;
+
+/** A ratio line against a target (at least `target`, or at most when `atMost`), and whether it is met. */
+function againstTarget(line: string, value: number, target: number, atMost = false, unit = ""): [string, boolean] {
+  const met = atMost ? value <= target : value >= target;
+  return [`${line}${unit} (target ${atMost ? "≤" : "≥"} ${target}${unit}: ${verdict(met)})`, met];
+}
+
+const forComparison = (line: string): [string, boolean] => [`${line} (for comparison, no target)`, true];
+
 /** One line per target; `missed` counts the targets not met (n/a counts as missed). */
 export function ratioLines(results: ContestantResult[]): { lines: string[]; missed: number } {
   const measured = results.filter((r) => !r.failure);
   const passThrough = measured.find((r) => r.kind === "pass-through");
-  const peers = measured.filter((r) => r.kind === "peer");
-  const noAuth = measured.find((r) => r.kind === "atrium" && r.auth === "none");
-  const bestPeer = peers.reduce<ContestantResult | undefined>(
-    (best, r) => ((r.throughput?.perSecond ?? 0) > (best?.throughput?.perSecond ?? 0) ? r : best),
-    undefined,
-  );
+  const peers = measured.filter((r) => r.kind === "peer" || r.kind === "anchor");
+  const stateless = measured.find((r) => r.kind === "atrium" && r.era === "stateless" && r.auth === "none");
   const lines: string[] = [];
   let missed = 0;
   for (const atrium of results.filter((r) => r.kind === "atrium")) {
-    const vsPassThrough = roundRatio(atrium, (round) => passThrough?.roundsPerSecond[round] ?? Number.NaN);
-    // The best peer of each round (peers are close to each other only in theory).
-    const vsPeer = roundRatio(atrium, (round) => Math.max(...peers.map((p) => p.roundsPerSecond[round] ?? 0)));
-    const cpu = atrium.cpuMicrosPerCall / (passThrough?.cpuMicrosPerCall ?? Number.NaN);
-    const added = (atrium.latency?.p50Ms ?? Number.NaN) - (passThrough?.latency?.p50Ms ?? Number.NaN);
-    const checks: [string, boolean][] = [
-      [
-        `${atrium.name}: throughput / pass-through = ${fixed(vsPassThrough, 2)} (target ≥ ${TARGETS.throughputVsPassThrough}: ${verdict(vsPassThrough >= TARGETS.throughputVsPassThrough)})`,
-        vsPassThrough >= TARGETS.throughputVsPassThrough,
-      ],
-      [
-        `${atrium.name}: CPU per call / pass-through = ${fixed(cpu, 2)} (target ≤ ${TARGETS.cpuVsPassThrough}: ${verdict(cpu <= TARGETS.cpuVsPassThrough)})`,
-        cpu <= TARGETS.cpuVsPassThrough,
-      ],
-      [
-        `${atrium.name}: added p50 over pass-through = ${fixed(added, 3)} ms (target ≤ ${TARGETS.addedP50OverPassThroughMs} ms: ${verdict(added <= TARGETS.addedP50OverPassThroughMs)})`,
-        added <= TARGETS.addedP50OverPassThroughMs,
-      ],
-    ];
-    // A run without peers (--contestants) has no peer ratio to report.
-    if (peers.length > 0) {
-      checks.splice(1, 0, [
-        `${atrium.name}: throughput / best peer (${bestPeer?.name ?? "none"}) = ${fixed(vsPeer, 2)} (target ≥ ${TARGETS.throughputVsBestPeer}: ${verdict(vsPeer >= TARGETS.throughputVsBestPeer)})`,
-        vsPeer >= TARGETS.throughputVsBestPeer,
-      ]);
-    }
-    if (atrium.auth && atrium.auth !== "none" && noAuth) checks.push(...authCostChecks(atrium, noAuth));
+    const checks =
+      atrium.era === "session"
+        ? sessionChecks(atrium, stateless)
+        : [
+            ...passThroughChecks(atrium, passThrough),
+            ...peers.map((peer) => peerCheck(atrium, peer)),
+            ...(atrium.auth && atrium.auth !== "none" && stateless ? authCostChecks(atrium, stateless) : []),
+          ];
     for (const [line, met] of checks) {
       lines.push(line);
       if (!met) missed += 1;
     }
   }
   return { lines, missed };
+}
+
+function passThroughChecks(atrium: ContestantResult, passThrough: ContestantResult | undefined): [string, boolean][] {
+  const throughput = roundRatio(atrium, (round) => passThrough?.roundsPerSecond[round] ?? Number.NaN);
+  const cpu = atrium.cpuMicrosPerCall / (passThrough?.cpuMicrosPerCall ?? Number.NaN);
+  const added = (atrium.latency?.p50Ms ?? Number.NaN) - (passThrough?.latency?.p50Ms ?? Number.NaN);
+  return [
+    againstTarget(
+      ratio(atrium.name, "throughput / pass-through", throughput),
+      throughput,
+      TARGETS.throughputVsPassThrough,
+    ),
+    againstTarget(ratio(atrium.name, "CPU per call / pass-through", cpu), cpu, TARGETS.cpuVsPassThrough, true),
+    againstTarget(
+      ratio(atrium.name, "added p50 over pass-through", added, 3),
+      added,
+      TARGETS.addedP50OverPassThroughMs,
+      true,
+      " ms",
+    ),
+  ];
+}
+
+/** Throughput against a peer, round by round: a target against the anchor, for comparison against the others. */
+function peerCheck(atrium: ContestantResult, peer: ContestantResult): [string, boolean] {
+  const throughput = roundRatio(atrium, (round) => peer.roundsPerSecond[round] ?? Number.NaN);
+  const line = ratio(atrium.name, `throughput / ${peer.name}`, throughput);
+  return peer.kind === "anchor" ? againstTarget(line, throughput, TARGETS.throughputVsGoSdk) : forComparison(line);
+}
+
+/** The 2025 session era against the stateless era, both open Expositions. */
+function sessionChecks(session: ContestantResult, stateless: ContestantResult | undefined): [string, boolean][] {
+  const name = stateless?.name ?? "the stateless era";
+  const throughput = roundRatio(session, (round) => stateless?.roundsPerSecond[round] ?? Number.NaN);
+  const cpu = session.cpuMicrosPerCall / (stateless?.cpuMicrosPerCall ?? Number.NaN);
+  return [
+    againstTarget(
+      ratio(session.name, `throughput / ${name}`, throughput),
+      throughput,
+      TARGETS.sessionThroughputVsStateless,
+    ),
+    forComparison(ratio(session.name, `CPU per call / ${name}`, cpu)),
+  ];
 }
 
 /**
@@ -180,23 +217,12 @@ export function ratioLines(results: ContestantResult[]): { lines: string[]; miss
 function authCostChecks(atrium: ContestantResult, noAuth: ContestantResult): [string, boolean][] {
   const throughput = roundRatio(atrium, (round) => noAuth.roundsPerSecond[round] ?? Number.NaN);
   const cpu = atrium.cpuMicrosPerCall / noAuth.cpuMicrosPerCall;
-  if (atrium.auth !== "oauth") {
-    return [
-      [`${atrium.name}: throughput / ${noAuth.name} = ${fixed(throughput, 2)} (for comparison, no target)`, true],
-      [`${atrium.name}: CPU per call / ${noAuth.name} = ${fixed(cpu, 2)} (for comparison, no target)`, true],
-    ];
-  }
-  const throughputMet = throughput >= TARGETS.oauthThroughputVsNoAuth;
-  const cpuMet = cpu <= TARGETS.oauthCpuVsNoAuth;
+  const throughputLine = ratio(atrium.name, `throughput / ${noAuth.name}`, throughput);
+  const cpuLine = ratio(atrium.name, `CPU per call / ${noAuth.name}`, cpu);
+  if (atrium.auth !== "oauth") return [forComparison(throughputLine), forComparison(cpuLine)];
   return [
-    [
-      `${atrium.name}: throughput / ${noAuth.name} = ${fixed(throughput, 2)} (target ≥ ${TARGETS.oauthThroughputVsNoAuth}: ${verdict(throughputMet)})`,
-      throughputMet,
-    ],
-    [
-      `${atrium.name}: CPU per call / ${noAuth.name} = ${fixed(cpu, 2)} (target ≤ ${TARGETS.oauthCpuVsNoAuth}: ${verdict(cpuMet)})`,
-      cpuMet,
-    ],
+    againstTarget(throughputLine, throughput, TARGETS.oauthThroughputVsNoAuth),
+    againstTarget(cpuLine, cpu, TARGETS.oauthCpuVsNoAuth, true),
   ];
 }
 

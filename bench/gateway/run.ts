@@ -1,9 +1,10 @@
 /**
  * The gateway's hot-path benchmark ("faster than every peer"), in one run on a 2-core machine:
  * each contestant — the backend called directly, a bare fastify + undici pass-through, the
- * Atrium gateway (no auth, API key, OAuth bearer token), @ivotoby/openapi-mcp-server and a server
- * on the official SDK — serves getPet → `GET /pets/{id}` as its own child process pinned to
- * core 0, while the backend, the control plane, the OAuth contestant's JWKS server
+ * Atrium gateway (stateless: no auth, API key, OAuth bearer token; and in 2025 sessions),
+ * @ivotoby/openapi-mcp-server, a server on the official TypeScript SDK and one on the official
+ * Go SDK (built once, go-sdk-build.ts) — serves getPet → `GET /pets/{id}` as its own child
+ * process pinned to core 0, while the backend, the control plane, the OAuth contestant's JWKS server
  * (oauth-issuer.ts) and the load generator (autocannon, in this process) run on core 1.
  * Measured per contestant (hot-path.ts): req/s at 32 connections, p50/p99 at 1 connection, CPU
  * µs per call (/proc/<pid>/stat), core busy shares, RSS — in rounds that interleave the
@@ -39,9 +40,11 @@ import type { ApiClient } from "@atrium/control-plane/testing";
 import { type AuthCostResult, createAuthCostExpositions, measureAuthCost } from "./auth-cost.ts";
 import {
   atrium,
+  atriumSession,
   type BenchContext,
   type Contestant,
   direct,
+  goSdk,
   ivotoby,
   officialSdk,
   passThrough,
@@ -118,6 +121,7 @@ const peers = new Set([ivotoby.name, officialSdk.name]);
 function kindOf(contestant: Contestant): ContestantResult["kind"] {
   if (contestant === direct) return "direct";
   if (contestant === passThrough) return "pass-through";
+  if (contestant === goSdk) return "anchor";
   return peers.has(contestant.name) ? "peer" : "atrium";
 }
 
@@ -180,8 +184,10 @@ async function hotPath(
       auth: "oauth",
       credential: { bearerToken: token },
     }),
+    atriumSession("atrium (2025 session)", await scenario("session", plans.open.id)),
     ivotoby,
     officialSdk,
+    goSdk,
   ];
   const unknown = chosen?.filter((name) => !contestants.some((c) => c.name === name)) ?? [];
   if (unknown.length > 0) {
