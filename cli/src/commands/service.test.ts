@@ -70,6 +70,17 @@ describe("service", () => {
     });
   });
 
+  it("shows each pattern the import rewrote as a warning", async () => {
+    const file = join(env.ATRIUM_CONFIG_DIR as string, "patterns.yaml");
+    const parameter = { name: "q", in: "query", schema: { type: "string", pattern: "^a\\_b$" } };
+    const get = { operationId: "a", parameters: [parameter], responses: { "200": { description: "ok" } } };
+    writeFileSync(file, stringify({ openapi: "3.0.3", info: { title: "p", version: "1" }, paths: { "/a": { get } } }));
+    const answer = await atrium(["service", "import", file, "--name", "patterns", "--version", "1"]);
+    ok(answer);
+    expect(answer.stderr).toContain('warning: pattern "^a\\\\_b$" at /paths/~1a/get/parameters/0/schema/pattern');
+    expect(answer.stderr).toContain('is written "^a_b$"');
+  });
+
   it("explains a bad document, a missing file, a missing flag and an unknown id", async () => {
     const bad = join(env.ATRIUM_CONFIG_DIR as string, "bad.yaml");
     writeFileSync(bad, "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths: {}\n");

@@ -100,6 +100,8 @@ export function registerServiceCommands(program: Command, context: CliContext): 
           rawBody: { text, contentType: documentContentType(source, text) },
         });
       }
+      // Patterns rewritten or dropped so that every client compiles the tools' schemas.
+      for (const warning of created.importWarnings) context.warn(warning.message);
       context.print(command, created);
     });
   withExample(
