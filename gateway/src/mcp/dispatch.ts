@@ -157,7 +157,7 @@ async function callTool(
   }
   // The path without its query: the plan may put the backend secret there (never in the path itself).
   log?.("debug", `${tool}: calling the backend: ${plan.request.method} ${plan.request.path.split("?")[0]}`);
-  const called = performance.now();
+  const called = log ? performance.now() : 0;
   let outcome: BackendOutcome;
   try {
     // The share of the pool is the tool's: one hanging tool cannot starve the others.
@@ -257,7 +257,7 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
   const elicited = context.elicitation ? await storedCredential(context.elicitation, served, invalidStatus) : undefined;
   const admission = admitRead(context);
   const { log } = context;
-  const called = performance.now();
+  const called = log ? performance.now() : 0;
   let outcome: BackendOutcome;
   try {
     outcome = await context.backends.call(
