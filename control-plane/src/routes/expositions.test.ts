@@ -1,8 +1,8 @@
 /**
  * The exposition routes with the gateway registry, on PGlite and on PostgreSQL: an Exposition's
  * endpoints follow the live gateways its group selects; a gateway id is held by one instance;
- * health advertisements and malformed registrations are checked; PUT changes an Exposition in
- * place, and a refused PUT keeps it as it was.
+ * health advertisements and malformed registrations are checked; the list gives each Exposition
+ * its own group's endpoints; PUT changes an Exposition in place, and a refused PUT keeps it as it was.
  */
 import { describe, expect, it } from "vitest";
 import { type ApiClient, createPetstore, DATABASE_KINDS, tokenClient, useIsolatedControlPlane } from "../testing.ts";
@@ -62,6 +62,53 @@ describe.each(DATABASE_KINDS)("expositions on %s", (kind) => {
       ["gw-dev", "UP"],
       ["gw-prod", "UP"],
     ]);
+  });
+
+  it("lists every exposition with the endpoints of its own group, groups shared by several", async () => {
+    const admin = controlPlane().admin;
+    const { body: plan } = await admin.call("POST", "/api/v1/configuration-plans", {
+      name: "listed-plan",
+      serviceId: await createPetstore(admin, "petstore-listed"),
+      backendEndpoint: "https://petstore.example.com/api",
+    });
+    const group = async (zone: string) =>
+      (await admin.call("POST", "/api/v1/gateway-groups", { name: `zone-${zone}`, labels: { zone } })).body.id;
+    const [north, south, empty] = [await group("north"), await group("south"), await group("nowhere")];
+    const listed = { "listed-1": north, "listed-2": south, "listed-3": north, "listed-4": empty };
+    for (const [name, gatewayGroupId] of Object.entries(listed)) {
+      const created = await admin.call("POST", "/api/v1/expositions", {
+        name,
+        configurationPlanId: plan.id,
+        gatewayGroupId,
+      });
+      expect(created.status).toBe(201);
+    }
+    for (const [id, zone] of [
+      ["n2", "north"],
+      ["s1", "south"],
+      ["n1", "north"],
+    ]) {
+      const registered = await gatewayClient.call("POST", "/api/v1/gateways/register", {
+        id,
+        instanceId: `instance-${id}-listed`,
+        fqdns: [`${id}.listed.example.com`],
+        labels: { zone },
+      });
+      expect(registered.status).toBe(200);
+    }
+    const items = (await admin.call("GET", "/api/v1/expositions")).body.items as {
+      name: string;
+      endpoints: string[];
+    }[];
+    const endpoints = Object.fromEntries(
+      items.filter((item) => item.name.startsWith("listed-")).map((item) => [item.name, item.endpoints]),
+    );
+    expect(endpoints).toEqual({
+      "listed-1": ["n1.listed.example.com", "n2.listed.example.com"],
+      "listed-2": ["s1.listed.example.com"],
+      "listed-3": ["n1.listed.example.com", "n2.listed.example.com"],
+      "listed-4": [],
+    });
   });
 
   it("changes an exposition's name, plan and group in place; a refused change keeps it as it was", async () => {

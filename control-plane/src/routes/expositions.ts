@@ -36,16 +36,27 @@ export const expositionRoutes: FastifyPluginAsync<{ context: AppContext }> = asy
       organizationId,
       rows.map((row) => row.exposition.id),
     );
+    // Once per gateway group, not per Exposition: many Expositions share a group, and with a
+    // large fleet each matching is a pass over every live gateway.
+    const endpointsByGroup = new Map<number, string[]>();
+    const endpointsOf = (group: typeof gatewayGroups.$inferSelect): string[] => {
+      let endpoints = endpointsByGroup.get(group.id);
+      if (!endpoints) {
+        endpoints = live
+          .filter((gateway) => selectsGateway(group as GatewayGroupSelector, gateway.labels))
+          .flatMap((gateway) => gateway.fqdns)
+          .sort();
+        endpointsByGroup.set(group.id, endpoints);
+      }
+      return endpoints;
+    };
     return rows.map(({ exposition, group }) => ({
       id: exposition.id,
       name: exposition.name,
       configurationPlanId: exposition.configurationPlanId,
       gatewayGroupId: group.id,
       gatewayGroup: { id: group.id, name: group.name },
-      endpoints: live
-        .filter((gateway) => selectsGateway(group as GatewayGroupSelector, gateway.labels))
-        .flatMap((gateway) => gateway.fqdns)
-        .sort(),
+      endpoints: endpointsOf(group),
       problems: problems.get(exposition.id) ?? [],
       ...timestampsOf(exposition),
     }));
