@@ -1,11 +1,14 @@
 /**
- * prompts/list and prompts/get over the Service's Prompts: `{{argument}}` placeholders in the
- * messages are replaced by the arguments given; a missing required argument is invalid params.
+ * prompts/list and prompts/get over the Service's Prompts: `{{argument}}` placeholders in text
+ * (of a message or of an embedded resource) and in an embedded resource's URI are replaced by the
+ * arguments given; a missing required argument, or a URI that does not come out absolute, is
+ * invalid params. Images, audio and blobs are passed as stored (the schema checked their base64).
  */
 import type { CompiledExposition } from "@atrium/contract";
 import { ERROR, McpError } from "./protocol.ts";
 
 type Prompt = CompiledExposition["prompts"][number];
+type Message = Prompt["messages"][number];
 
 export function listPrompts(prompts: Prompt[]) {
   return prompts.map(({ name, title, description, arguments: args }) => ({
@@ -24,6 +27,9 @@ export function listPrompts(prompts: Prompt[]) {
   }));
 }
 
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
 export function getPrompt(prompts: Prompt[], params: Record<string, unknown>, httpStatusOfInvalid: number) {
   const name = params.name;
   const prompt = typeof name === "string" ? prompts.find((p) => p.name === name) : undefined;
@@ -39,16 +45,27 @@ export function getPrompt(prompts: Prompt[], params: Record<string, unknown>, ht
       httpStatusOfInvalid,
     );
   }
+  const fill = (text: string) => text.replace(PLACEHOLDER, (_, key: string) => String(given[key] ?? ""));
+  const content = (message: Message) => {
+    if (message.image) return { type: "image", data: message.image.data, mimeType: message.image.mimeType };
+    if (message.audio) return { type: "audio", data: message.audio.data, mimeType: message.audio.mimeType };
+    if (message.resource) {
+      const { uri: template, mimeType, text, blob } = message.resource;
+      const uri = fill(template);
+      if (!ABSOLUTE_URI.test(uri)) {
+        throw new McpError(
+          ERROR.invalidParams,
+          `The embedded resource's URI must be absolute (scheme:…); the arguments made ${JSON.stringify(uri.slice(0, 200))}`,
+          httpStatusOfInvalid,
+        );
+      }
+      const body = text !== undefined ? { text: fill(text) } : { blob };
+      return { type: "resource", resource: { uri, ...(mimeType ? { mimeType } : {}), ...body } };
+    }
+    return { type: "text", text: fill(message.text ?? "") };
+  };
   return {
     ...(prompt.description ? { description: prompt.description } : {}),
-    messages: prompt.messages.map((message) => ({
-      role: message.role,
-      content: {
-        type: "text",
-        text: message.text.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_, key: string) =>
-          String(given[key] ?? ""),
-        ),
-      },
-    })),
+    messages: prompt.messages.map((message) => ({ role: message.role, content: content(message) })),
   };
 }

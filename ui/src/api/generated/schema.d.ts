@@ -3740,7 +3740,7 @@ export interface paths {
                                 createdAt: string;
                                 id: string;
                                 name: string;
-                                /** @description The prompts. */
+                                /** @description The prompts (at most 100 per record). */
                                 prompts: {
                                     /** @description Arguments substituted into the messages. */
                                     arguments?: {
@@ -3753,18 +3753,45 @@ export interface paths {
                                          * @default false
                                          */
                                         required: boolean;
+                                        /** @description Values completion/complete suggests for this argument (those starting with what was typed). */
+                                        values?: string[];
                                     }[];
                                     /** @description What the prompt is for. */
                                     description?: string;
-                                    /** @description The messages prompts/get returns. */
+                                    /** @description The messages prompts/get returns (at most 32). */
                                     messages: {
+                                        /** @description An audio message. */
+                                        audio?: {
+                                            /** @description The audio, base64-encoded (at most 1048576 characters). */
+                                            data: string;
+                                            /** @description MIME type of the audio, for example audio/wav. */
+                                            mimeType: string;
+                                        };
+                                        /** @description An image message. */
+                                        image?: {
+                                            /** @description The image, base64-encoded (at most 1048576 characters). */
+                                            data: string;
+                                            /** @description MIME type of the image, for example image/png. */
+                                            mimeType: string;
+                                        };
+                                        /** @description A resource embedded in the message: its URI and its text or binary content. */
+                                        resource?: {
+                                            /** @description Binary content, base64-encoded (at most 1048576 characters). */
+                                            blob?: string;
+                                            /** @description MIME type of the content. */
+                                            mimeType?: string;
+                                            /** @description Text content; {{argument}} placeholders are substituted. */
+                                            text?: string;
+                                            /** @description URI of the resource; {{argument}} placeholders are substituted, and the result must be absolute. */
+                                            uri: string;
+                                        };
                                         /**
                                          * @description Who speaks.
                                          * @enum {string}
                                          */
                                         role: "user" | "assistant";
                                         /** @description Message text; {{argument}} placeholders are substituted. */
-                                        text: string;
+                                        text?: string;
                                     }[];
                                     /** @description Prompt name, unique within the Exposition's prompts. */
                                     name: string;
@@ -3801,7 +3828,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        /** @description The prompts. */
+                        /** @description The prompts (at most 100 per record). */
                         prompts: {
                             /** @description Arguments substituted into the messages. */
                             arguments?: {
@@ -3814,18 +3841,45 @@ export interface paths {
                                  * @default false
                                  */
                                 required?: boolean;
+                                /** @description Values completion/complete suggests for this argument (those starting with what was typed). */
+                                values?: string[];
                             }[];
                             /** @description What the prompt is for. */
                             description?: string;
-                            /** @description The messages prompts/get returns. */
+                            /** @description The messages prompts/get returns (at most 32). */
                             messages: {
+                                /** @description An audio message. */
+                                audio?: {
+                                    /** @description The audio, base64-encoded (at most 1048576 characters). */
+                                    data: string;
+                                    /** @description MIME type of the audio, for example audio/wav. */
+                                    mimeType: string;
+                                };
+                                /** @description An image message. */
+                                image?: {
+                                    /** @description The image, base64-encoded (at most 1048576 characters). */
+                                    data: string;
+                                    /** @description MIME type of the image, for example image/png. */
+                                    mimeType: string;
+                                };
+                                /** @description A resource embedded in the message: its URI and its text or binary content. */
+                                resource?: {
+                                    /** @description Binary content, base64-encoded (at most 1048576 characters). */
+                                    blob?: string;
+                                    /** @description MIME type of the content. */
+                                    mimeType?: string;
+                                    /** @description Text content; {{argument}} placeholders are substituted. */
+                                    text?: string;
+                                    /** @description URI of the resource; {{argument}} placeholders are substituted, and the result must be absolute. */
+                                    uri: string;
+                                };
                                 /**
                                  * @description Who speaks.
                                  * @enum {string}
                                  */
                                 role: "user" | "assistant";
                                 /** @description Message text; {{argument}} placeholders are substituted. */
-                                text: string;
+                                text?: string;
                             }[];
                             /** @description Prompt name, unique within the Exposition's prompts. */
                             name: string;
@@ -3848,7 +3902,7 @@ export interface paths {
                             createdAt: string;
                             id: string;
                             name: string;
-                            /** @description The prompts. */
+                            /** @description The prompts (at most 100 per record). */
                             prompts: {
                                 /** @description Arguments substituted into the messages. */
                                 arguments?: {
@@ -3861,18 +3915,45 @@ export interface paths {
                                      * @default false
                                      */
                                     required: boolean;
+                                    /** @description Values completion/complete suggests for this argument (those starting with what was typed). */
+                                    values?: string[];
                                 }[];
                                 /** @description What the prompt is for. */
                                 description?: string;
-                                /** @description The messages prompts/get returns. */
+                                /** @description The messages prompts/get returns (at most 32). */
                                 messages: {
+                                    /** @description An audio message. */
+                                    audio?: {
+                                        /** @description The audio, base64-encoded (at most 1048576 characters). */
+                                        data: string;
+                                        /** @description MIME type of the audio, for example audio/wav. */
+                                        mimeType: string;
+                                    };
+                                    /** @description An image message. */
+                                    image?: {
+                                        /** @description The image, base64-encoded (at most 1048576 characters). */
+                                        data: string;
+                                        /** @description MIME type of the image, for example image/png. */
+                                        mimeType: string;
+                                    };
+                                    /** @description A resource embedded in the message: its URI and its text or binary content. */
+                                    resource?: {
+                                        /** @description Binary content, base64-encoded (at most 1048576 characters). */
+                                        blob?: string;
+                                        /** @description MIME type of the content. */
+                                        mimeType?: string;
+                                        /** @description Text content; {{argument}} placeholders are substituted. */
+                                        text?: string;
+                                        /** @description URI of the resource; {{argument}} placeholders are substituted, and the result must be absolute. */
+                                        uri: string;
+                                    };
                                     /**
                                      * @description Who speaks.
                                      * @enum {string}
                                      */
                                     role: "user" | "assistant";
                                     /** @description Message text; {{argument}} placeholders are substituted. */
-                                    text: string;
+                                    text?: string;
                                 }[];
                                 /** @description Prompt name, unique within the Exposition's prompts. */
                                 name: string;
@@ -3930,7 +4011,7 @@ export interface paths {
                             createdAt: string;
                             id: string;
                             name: string;
-                            /** @description The prompts. */
+                            /** @description The prompts (at most 100 per record). */
                             prompts: {
                                 /** @description Arguments substituted into the messages. */
                                 arguments?: {
@@ -3943,18 +4024,45 @@ export interface paths {
                                      * @default false
                                      */
                                     required: boolean;
+                                    /** @description Values completion/complete suggests for this argument (those starting with what was typed). */
+                                    values?: string[];
                                 }[];
                                 /** @description What the prompt is for. */
                                 description?: string;
-                                /** @description The messages prompts/get returns. */
+                                /** @description The messages prompts/get returns (at most 32). */
                                 messages: {
+                                    /** @description An audio message. */
+                                    audio?: {
+                                        /** @description The audio, base64-encoded (at most 1048576 characters). */
+                                        data: string;
+                                        /** @description MIME type of the audio, for example audio/wav. */
+                                        mimeType: string;
+                                    };
+                                    /** @description An image message. */
+                                    image?: {
+                                        /** @description The image, base64-encoded (at most 1048576 characters). */
+                                        data: string;
+                                        /** @description MIME type of the image, for example image/png. */
+                                        mimeType: string;
+                                    };
+                                    /** @description A resource embedded in the message: its URI and its text or binary content. */
+                                    resource?: {
+                                        /** @description Binary content, base64-encoded (at most 1048576 characters). */
+                                        blob?: string;
+                                        /** @description MIME type of the content. */
+                                        mimeType?: string;
+                                        /** @description Text content; {{argument}} placeholders are substituted. */
+                                        text?: string;
+                                        /** @description URI of the resource; {{argument}} placeholders are substituted, and the result must be absolute. */
+                                        uri: string;
+                                    };
                                     /**
                                      * @description Who speaks.
                                      * @enum {string}
                                      */
                                     role: "user" | "assistant";
                                     /** @description Message text; {{argument}} placeholders are substituted. */
-                                    text: string;
+                                    text?: string;
                                 }[];
                                 /** @description Prompt name, unique within the Exposition's prompts. */
                                 name: string;
@@ -3991,7 +4099,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        /** @description The prompts. */
+                        /** @description The prompts (at most 100 per record). */
                         prompts: {
                             /** @description Arguments substituted into the messages. */
                             arguments?: {
@@ -4004,18 +4112,45 @@ export interface paths {
                                  * @default false
                                  */
                                 required?: boolean;
+                                /** @description Values completion/complete suggests for this argument (those starting with what was typed). */
+                                values?: string[];
                             }[];
                             /** @description What the prompt is for. */
                             description?: string;
-                            /** @description The messages prompts/get returns. */
+                            /** @description The messages prompts/get returns (at most 32). */
                             messages: {
+                                /** @description An audio message. */
+                                audio?: {
+                                    /** @description The audio, base64-encoded (at most 1048576 characters). */
+                                    data: string;
+                                    /** @description MIME type of the audio, for example audio/wav. */
+                                    mimeType: string;
+                                };
+                                /** @description An image message. */
+                                image?: {
+                                    /** @description The image, base64-encoded (at most 1048576 characters). */
+                                    data: string;
+                                    /** @description MIME type of the image, for example image/png. */
+                                    mimeType: string;
+                                };
+                                /** @description A resource embedded in the message: its URI and its text or binary content. */
+                                resource?: {
+                                    /** @description Binary content, base64-encoded (at most 1048576 characters). */
+                                    blob?: string;
+                                    /** @description MIME type of the content. */
+                                    mimeType?: string;
+                                    /** @description Text content; {{argument}} placeholders are substituted. */
+                                    text?: string;
+                                    /** @description URI of the resource; {{argument}} placeholders are substituted, and the result must be absolute. */
+                                    uri: string;
+                                };
                                 /**
                                  * @description Who speaks.
                                  * @enum {string}
                                  */
                                 role: "user" | "assistant";
                                 /** @description Message text; {{argument}} placeholders are substituted. */
-                                text: string;
+                                text?: string;
                             }[];
                             /** @description Prompt name, unique within the Exposition's prompts. */
                             name: string;
@@ -4038,7 +4173,7 @@ export interface paths {
                             createdAt: string;
                             id: string;
                             name: string;
-                            /** @description The prompts. */
+                            /** @description The prompts (at most 100 per record). */
                             prompts: {
                                 /** @description Arguments substituted into the messages. */
                                 arguments?: {
@@ -4051,18 +4186,45 @@ export interface paths {
                                      * @default false
                                      */
                                     required: boolean;
+                                    /** @description Values completion/complete suggests for this argument (those starting with what was typed). */
+                                    values?: string[];
                                 }[];
                                 /** @description What the prompt is for. */
                                 description?: string;
-                                /** @description The messages prompts/get returns. */
+                                /** @description The messages prompts/get returns (at most 32). */
                                 messages: {
+                                    /** @description An audio message. */
+                                    audio?: {
+                                        /** @description The audio, base64-encoded (at most 1048576 characters). */
+                                        data: string;
+                                        /** @description MIME type of the audio, for example audio/wav. */
+                                        mimeType: string;
+                                    };
+                                    /** @description An image message. */
+                                    image?: {
+                                        /** @description The image, base64-encoded (at most 1048576 characters). */
+                                        data: string;
+                                        /** @description MIME type of the image, for example image/png. */
+                                        mimeType: string;
+                                    };
+                                    /** @description A resource embedded in the message: its URI and its text or binary content. */
+                                    resource?: {
+                                        /** @description Binary content, base64-encoded (at most 1048576 characters). */
+                                        blob?: string;
+                                        /** @description MIME type of the content. */
+                                        mimeType?: string;
+                                        /** @description Text content; {{argument}} placeholders are substituted. */
+                                        text?: string;
+                                        /** @description URI of the resource; {{argument}} placeholders are substituted, and the result must be absolute. */
+                                        uri: string;
+                                    };
                                     /**
                                      * @description Who speaks.
                                      * @enum {string}
                                      */
                                     role: "user" | "assistant";
                                     /** @description Message text; {{argument}} placeholders are substituted. */
-                                    text: string;
+                                    text?: string;
                                 }[];
                                 /** @description Prompt name, unique within the Exposition's prompts. */
                                 name: string;
