@@ -19,6 +19,7 @@ import { listenLocally, modernRequest, type Stack, startStack, waitFor } from ".
 const SECRET = "s3cret-notify-7f2b9c";
 const SECRET_VARIABLE = "ATRIUM_BACKEND_SECRET_NOTIFY_TEST";
 const PROGRESS_AFTER_MS = 100;
+const SLOW_FAILURE = "notify://slow-failure";
 
 const OPENAPI = JSON.stringify({
   openapi: "3.0.3",
@@ -44,7 +45,10 @@ const OPENAPI = JSON.stringify({
   },
 });
 
-/** The backend: `/wait?ms=` answers after that long; `/fail` answers 500 with the request's URL and headers. */
+/**
+ * The backend: `/wait?ms=` answers after that long; `/fail` answers 500 with the request's URL and
+ * headers; `/fail-slowly` answers 500 after 500 ms (the resource `notify://slow-failure`).
+ */
 async function startBackend() {
   const server = createServer((req, res) => {
     req.resume();
@@ -52,6 +56,10 @@ async function startBackend() {
     if (url.pathname === "/wait") {
       const ms = Number(url.searchParams.get("ms") ?? 0);
       setTimeout(() => res.writeHead(200, { "content-type": "text/plain" }).end(`waited ${ms} ms`), ms).unref();
+      return;
+    }
+    if (url.pathname === "/fail-slowly") {
+      setTimeout(() => res.writeHead(500, { "content-type": "text/plain" }).end("failed slowly"), 500).unref();
       return;
     }
     res.writeHead(500, { "content-type": "text/plain" }).end(`failed: ${req.url} ${JSON.stringify(req.headers)}`);
@@ -79,6 +87,12 @@ beforeAll(async () => {
     },
   });
   ids.notify = notify.expositionId;
+  const resources = await stack.controlPlane.admin.call("POST", "/api/v1/resources", {
+    name: "notify",
+    serviceId: notify.serviceId,
+    resources: [{ name: "slow-failure", uri: SLOW_FAILURE, fromBackend: { path: "/fail-slowly" } }],
+  });
+  expect(resources.status).toBe(201);
   const down = await stack.expose("down", {
     openapi: OPENAPI,
     plan: {
@@ -89,8 +103,10 @@ beforeAll(async () => {
   ids.down = down.expositionId;
   gateway = await stack.startGateway({ progressAfterMs: PROGRESS_AFTER_MS });
   await waitFor(
-    () => gateway.registry.byId(ids.notify) !== undefined && gateway.registry.byId(ids.down) !== undefined,
-    "both expositions served",
+    () =>
+      gateway.registry.byId(ids.notify)?.exposition.resources.length === 1 &&
+      gateway.registry.byId(ids.down) !== undefined,
+    "both expositions served, notify with its resource",
   );
 }, 60_000);
 
@@ -206,6 +222,52 @@ describe("progress", () => {
     expect(textOf(result)).toContain("did not answer within 1000 ms");
     expect(progress.length).toBeGreaterThanOrEqual(3);
     await client.close();
+  });
+});
+
+describe("an error after the stream opened", () => {
+  it("v1: a slow resource read that fails is refused after its progress", async () => {
+    const { client } = await v1Client("notify");
+    const progress: Progress[] = [];
+    await expect(
+      client.readResource({ uri: SLOW_FAILURE }, { onprogress: (update) => progress.push(update) }),
+    ).rejects.toThrow(/Reading notify:\/\/slow-failure: the backend answered HTTP 500/);
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    await client.close();
+  });
+
+  it("2026-07-28: the stream's 200, progress events, then the JSON-RPC error as the last event", async () => {
+    const call = modernRequest("resources/read", { uri: SLOW_FAILURE });
+    const body = JSON.parse(call.body);
+    body.params._meta.progressToken = 7;
+    const answer = await request(url("notify"), {
+      ...call,
+      headers: { ...call.headers, "mcp-name": SLOW_FAILURE },
+      body: JSON.stringify(body),
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers["content-type"]).toBe("text/event-stream");
+    const events = (await answer.body.text())
+      .split("\n\n")
+      .filter((event) => event !== "")
+      .map((event) => {
+        expect(event).toMatch(/^event: message\ndata: /);
+        return JSON.parse(event.slice(event.indexOf("data: ") + 6));
+      });
+    const last = events.pop();
+    expect(last).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: expect.objectContaining({ code: -32603, message: expect.stringContaining("HTTP 500") }),
+    });
+    expect(events.length).toBeGreaterThanOrEqual(2);
+    for (const event of events) {
+      expect(event).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: 7, progress: expect.any(Number), message: expect.any(String) },
+      });
+    }
   });
 });
 
