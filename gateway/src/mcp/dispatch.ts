@@ -22,6 +22,7 @@ import type { ServedExposition } from "../registry.ts";
 import type { CallToolResult } from "../tools/mcp.ts";
 import { timeoutResult } from "../tools/result.ts";
 import { planCall } from "../tools/runtime.ts";
+import { complete, offersCompletions } from "./completion.ts";
 import { admitCall, admitRead, limitedToolResult } from "./overload.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
 import { ERROR, McpError } from "./protocol.ts";
@@ -96,8 +97,8 @@ export async function dispatchShared(
     case "prompts/get":
       return getPrompt(exposition.prompts, params, invalidStatus);
     case "completion/complete":
-      // No argument completion source yet: an empty, well-formed answer.
-      return { completion: { values: [], hasMore: false } };
+      if (!offersCompletions(exposition)) return undefined;
+      return complete(exposition, params, invalidStatus);
     default:
       return undefined;
   }

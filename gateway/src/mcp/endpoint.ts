@@ -334,7 +334,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       if (message.method === "initialize") {
         if (message.id === undefined || message.id === null)
           throw new McpError(ERROR.invalidRequest, "initialize must be a request with an id", 400);
-        const outcome = initialize(message, sessions, served.exposition.id, principal?.user);
+        const outcome = initialize(message, sessions, served.exposition, principal?.user);
         observe(message.method, 200);
         return send(reply, 200, resultResponse(message.id, outcome.result), {
           "mcp-session-id": outcome.sessionId ?? "",

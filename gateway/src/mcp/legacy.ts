@@ -4,7 +4,9 @@
  * replica of the gateway group serves them.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import type { CompiledExposition } from "@atrium/contract";
 import { serializedOnce } from "../registry.ts";
+import { serverCapabilities } from "./capabilities.ts";
 import { type DispatchContext, dispatchShared, listedTools } from "./dispatch.ts";
 import { isLogLevel, LOG_LEVELS, type SessionLogLevels } from "./log-levels.ts";
 import { SERVER_INFO } from "./modern.ts";
@@ -36,7 +38,7 @@ export function sessionOf(headers: IncomingHttpHeaders, signer: SessionSigner, e
 export function initialize(
   request: JsonRpcRequest,
   signer: SessionSigner,
-  expositionId: string,
+  exposition: CompiledExposition,
   /** The token's user on OAuth-protected endpoints: the session is theirs alone. */
   user?: string,
 ): LegacyOutcome {
@@ -46,7 +48,7 @@ export function initialize(
     : LATEST_LEGACY_VERSION;
   const capabilities = (request.params?.capabilities ?? {}) as Record<string, unknown>;
   const sessionId = signer.issue({
-    expositionId,
+    expositionId: exposition.id,
     protocolVersion,
     elicitation: capabilities.elicitation !== undefined,
     ...(user ? { user } : {}),
@@ -55,7 +57,7 @@ export function initialize(
     sessionId,
     result: {
       protocolVersion,
-      capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {}, logging: {} },
+      capabilities: serverCapabilities(exposition),
       serverInfo: SERVER_INFO,
     },
   };

@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { serializedOnce } from "../registry.ts";
 import { headerText, type ParamHeader } from "../tools/param-headers.ts";
+import { serverCapabilities } from "./capabilities.ts";
 import { type DispatchContext, dispatchShared, listedTools } from "./dispatch.ts";
 import { isLogLevel, LOG_LEVELS } from "./log-levels.ts";
 import { ERROR, type JsonRpcRequest, McpError, META, MODERN_VERSION, SUPPORTED_VERSIONS } from "./protocol.ts";
@@ -133,7 +134,7 @@ export async function handleModern(
     return {
       resultType: "complete",
       supportedVersions: SUPPORTED_VERSIONS,
-      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
+      capabilities: serverCapabilities(context.served.exposition),
       _meta: SERVER_META,
       ttlMs: LIST_TTL_MS,
       cacheScope,
