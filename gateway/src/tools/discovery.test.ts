@@ -104,6 +104,7 @@ describe("discovery mode", () => {
     expect(result).toEqual({
       content: [{ type: "text", text: '{"unexpected":true}' }],
       structuredContent: { unexpected: true },
+      _meta: { "dev.atrium/backendStatus": 200 },
     });
   });
 

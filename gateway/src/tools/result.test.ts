@@ -4,6 +4,7 @@ import { compileToolset } from "./compile.ts";
 import { exposition } from "./fixtures.ts";
 import type { CallToolResult } from "./mcp.ts";
 import {
+  BACKEND_STATUS_META_KEY,
   type BackendResponse,
   FORWARDED_HEADERS_META_KEY,
   timeoutResult,
@@ -27,6 +28,7 @@ describe("toolResult: success", () => {
   it("maps a JSON object to structuredContent plus the JSON as text", () => {
     const body = '{"id":1,"name":"Rex"}';
     expect(valid(toolResult(response(200, "application/json; charset=utf-8", body), options))).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [{ type: "text", text: body }],
       structuredContent: { id: 1, name: "Rex" },
     });
@@ -40,6 +42,7 @@ describe("toolResult: success", () => {
       result: null,
     });
     expect(toolResult(response(200, "application/json", '"ok"'), options)).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [{ type: "text", text: '"ok"' }],
       structuredContent: { result: "ok" },
     });
@@ -47,9 +50,11 @@ describe("toolResult: success", () => {
 
   it("gives text for JSON that does not parse, and for text types", () => {
     expect(toolResult(response(200, "application/json", "{oops"), options)).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [{ type: "text", text: "{oops" }],
     });
     expect(toolResult(response(200, "text/csv", "a,b\n1,2"), options)).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [{ type: "text", text: "a,b\n1,2" }],
     });
     expect(toolResult(response(200, "application/xml", "<a/>"), options).content).toEqual([
@@ -66,6 +71,7 @@ describe("toolResult: success", () => {
 
   it("says HTTP 204 No Content for an empty body", () => {
     expect(toolResult(response(204, undefined, ""), options)).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 204 },
       content: [{ type: "text", text: "HTTP 204 No Content" }],
     });
   });
@@ -73,9 +79,11 @@ describe("toolResult: success", () => {
   it("maps image/* and audio/* to base64 content, SVG to text", () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(valid(toolResult(response(200, "image/png", png), options))).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [{ type: "image", data: png.toString("base64"), mimeType: "image/png" }],
     });
     expect(valid(toolResult(response(200, "audio/wav", Buffer.from("RIFF")), options))).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [{ type: "audio", data: Buffer.from("RIFF").toString("base64"), mimeType: "audio/wav" }],
     });
     expect(toolResult(response(200, "image/svg+xml", "<svg/>"), options).content).toEqual([
@@ -108,6 +116,7 @@ describe("toolResult: size limit", () => {
     const body = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => i) });
     const result = toolResult(response(200, "application/json", body), { maxBytes: 20 });
     expect(result).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [
         { type: "text", text: `${body.slice(0, 20)}\n…[truncated: ${body.length} bytes, showing the first 20]` },
       ],
@@ -117,6 +126,7 @@ describe("toolResult: size limit", () => {
   it("treats a body the reader already cut as cut", () => {
     const cut = { ...response(200, "application/json", '{"a":1,"b":'), truncated: true };
     expect(toolResult(cut, options)).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [{ type: "text", text: '{"a":1,"b":\n…[truncated: more than 11 bytes, showing the first 11]' }],
     });
     const cutChar = { ...response(200, "text/plain", Buffer.from("abé").subarray(0, 3)), truncated: true };
@@ -129,18 +139,22 @@ describe("toolResult: size limit", () => {
 describe("toolResult: errors", () => {
   it("sets isError with the status line first for 4xx and 5xx, without structuredContent", () => {
     expect(valid(toolResult(response(404, "application/json", '{"code":404,"message":"no pet"}'), options))).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 404 },
       content: [{ type: "text", text: 'HTTP 404 Not Found\n{"code":404,"message":"no pet"}' }],
       isError: true,
     });
     expect(toolResult(response(503, undefined, ""), options)).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 503 },
       content: [{ type: "text", text: "HTTP 503 Service Unavailable" }],
       isError: true,
     });
     expect(toolResult(response(599, "text/plain", "odd"), options)).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 599 },
       content: [{ type: "text", text: "HTTP 599\nodd" }],
       isError: true,
     });
     expect(toolResult(response(500, "image/png", Buffer.from([1, 2])), options)).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 500 },
       content: [
         { type: "text", text: "HTTP 500 Internal Server Error" },
         { type: "image", data: "AQI=", mimeType: "image/png" },
@@ -151,6 +165,7 @@ describe("toolResult: errors", () => {
 
   it("treats an unfollowed redirect as an error", () => {
     expect(toolResult(response(302, "text/html", "moved"), options)).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 302 },
       content: [{ type: "text", text: "HTTP 302 Found\nmoved" }],
       isError: true,
     });
@@ -165,6 +180,16 @@ describe("toolResult: errors", () => {
       content: [{ type: "text", text: "Invalid arguments:\n- petId: must be integer\n- name: is required" }],
       isError: true,
     });
+  });
+});
+
+describe("toolResult: the backend's status", () => {
+  it("is in _meta for a success and for a failure, and absent from results the gateway makes itself", () => {
+    expect(valid(toolResult(response(201, "application/json", "{}"), options))._meta).toEqual({
+      [BACKEND_STATUS_META_KEY]: 201,
+    });
+    expect(toolResult(response(418, undefined, ""), options)._meta).toEqual({ [BACKEND_STATUS_META_KEY]: 418 });
+    expect(timeoutResult(1000)._meta).toBeUndefined();
   });
 });
 
@@ -184,11 +209,12 @@ describe("toolResult: forwarded headers", () => {
       { maxBytes: 64, forwardHeaders: ["X-RateLimit-Remaining", "Set-Cookie", "X-Absent"] },
     );
     expect(valid(result)._meta).toEqual({
+      [BACKEND_STATUS_META_KEY]: 200,
       [FORWARDED_HEADERS_META_KEY]: { "x-ratelimit-remaining": "9", "set-cookie": "a=1, b=2" },
     });
-    expect(
-      toolResult(response(200, "text/plain", "ok"), { maxBytes: 64, forwardHeaders: ["x-absent"] })._meta,
-    ).toBeUndefined();
+    expect(toolResult(response(200, "text/plain", "ok"), { maxBytes: 64, forwardHeaders: ["x-absent"] })._meta).toEqual(
+      { [BACKEND_STATUS_META_KEY]: 200 },
+    );
   });
 });
 
@@ -198,6 +224,7 @@ describe("ToolRuntime.toResult: the outputSchema promise", () => {
 
   it("passes a conforming response through", () => {
     expect(map(response(200, "application/json", '{"id":1,"name":"Rex","status":"sold"}'))).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [{ type: "text", text: '{"id":1,"name":"Rex","status":"sold"}' }],
       structuredContent: { id: 1, name: "Rex", status: "sold" },
     });
@@ -205,6 +232,7 @@ describe("ToolRuntime.toResult: the outputSchema promise", () => {
 
   it("turns a non-conforming or non-JSON success into an error that still shows the body", () => {
     expect(map(response(200, "application/json", '{"id":"1","status":"lost"}'))).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 200 },
       content: [
         {
           type: "text",
@@ -228,6 +256,7 @@ describe("ToolRuntime.toResult: the outputSchema promise", () => {
 
   it("leaves backend errors as they are", () => {
     expect(map(response(404, "application/json", "{}"))).toEqual({
+      _meta: { [BACKEND_STATUS_META_KEY]: 404 },
       content: [{ type: "text", text: "HTTP 404 Not Found\n{}" }],
       isError: true,
     });

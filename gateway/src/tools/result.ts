@@ -19,9 +19,11 @@
  * operation's result was not obtained) and the text starts with `HTTP <status> <reason>`; error
  * results carry no `structuredContent`.
  *
+ * Every result of a backend answer, success or failure, carries the answer's HTTP status in
+ * `_meta["dev.atrium/backendStatus"]` (a number), so a client need not read it out of the text.
  * Response headers named in `forwardHeaders` (headerPolicy.forwardResponseHeaders) go into
  * `_meta["dev.atrium/headers"]` as `{ lower-case name: value }`, several values joined by `, `.
- * The key uses the reverse-DNS prefix of the product's domain (`atrium.dev`), as MCP asks of
+ * The keys use the reverse-DNS prefix of the product's domain (`atrium.dev`), as MCP asks of
  * `_meta` keys.
  */
 import { isUtf8 } from "node:buffer";
@@ -51,6 +53,7 @@ export type ResultOptions = {
 type Answer = { status: number; body: Buffer; cut: boolean; contentType: string; mediaType: string };
 
 export const FORWARDED_HEADERS_META_KEY = "dev.atrium/headers";
+export const BACKEND_STATUS_META_KEY = "dev.atrium/backendStatus";
 
 /** Deepest nesting of a backend's JSON answer passed on; deeper values would overflow the stack of what walks them. */
 export const MAX_ANSWER_DEPTH = 128;
@@ -69,7 +72,10 @@ export function toolResult(response: BackendResponse, options: ResultOptions): C
   const answer = { status, body, cut: response.truncated === true, contentType, mediaType: mediaTypeOf(contentType) };
   const result = status < 200 || status >= 300 ? mapFailure(answer, options) : mapSuccess(answer, options);
   const forwarded = forwardedHeaders(response.headers, options.forwardHeaders);
-  if (forwarded) result._meta = { [FORWARDED_HEADERS_META_KEY]: forwarded };
+  // One small object per call, whichever keys it holds.
+  result._meta = forwarded
+    ? { [BACKEND_STATUS_META_KEY]: status, [FORWARDED_HEADERS_META_KEY]: forwarded }
+    : { [BACKEND_STATUS_META_KEY]: status };
   return result;
 }
 
