@@ -13,7 +13,18 @@
  * second live process is refused at start with what to change.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writevSync,
+} from "node:fs";
 import { join } from "node:path";
 import { instanceId, snapshotEnvelope } from "@atrium/contract";
 import { isAlive } from "@atrium/contract/process-lifecycle";
@@ -21,6 +32,8 @@ import { z } from "zod";
 import { refusal } from "./registry.ts";
 
 const FILE_NAME = "configuration.json";
+const EXPOSITIONS_OPEN = Buffer.from('{"expositions":[');
+const COMMA = Buffer.from(",");
 const LOCK_NAME = "gateway.lock";
 
 /**
@@ -57,6 +70,8 @@ export class ConfigurationCache {
   private file: string | undefined;
   /** The instance id of a file set aside: a restart with a rotated token keeps its registration. */
   private setAsideInstanceId: string | undefined;
+  /** Each Exposition's JSON as last written, for as long as its object lives. */
+  private readonly written = new WeakMap<object, Buffer>();
 
   constructor(dir: string, token: string, log: CacheLog) {
     this.dir = dir;
@@ -144,14 +159,44 @@ export class ConfigurationCache {
     return loaded === undefined;
   }
 
-  /** Atomically, readable by the gateway's user only: it holds backend secrets. */
+  /**
+   * Atomically, readable by the gateway's user only: it holds backend secrets. Each Exposition is
+   * serialized once, while the registry holds its object: a change costs what it brought, not the
+   * whole configuration again (10,000 Expositions are ≈ 11 MB of JSON, ≈ 0.1 s to serialize).
+   */
   write(cache: Omit<z.input<typeof cacheFile>, "credential">): void {
     if (!this.file) return; // neither loaded nor bound yet: nothing worth keeping
     const folder = join(this.file, "..");
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const temporary = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ ...cache, credential: this.credential }), { mode: 0o600 });
+    const { expositions, ...rest } = cache;
+    const parts: Buffer[] = [EXPOSITIONS_OPEN];
+    for (const [i, exposition] of expositions.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(this.serialized(exposition));
+    }
+    // `rest` always has the instance id: its JSON is `{…}`, whose fields follow the expositions.
+    parts.push(Buffer.from(`],${JSON.stringify({ ...rest, credential: this.credential }).slice(1)}`));
+    // Written as they are, without copying them into one buffer: 11 MB allocated per change
+    // brought on full garbage collections of the whole heap.
+    const fd = openSync(temporary, "w", 0o600);
+    try {
+      writevSync(fd, parts);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, this.file);
+  }
+
+  /** An Exposition's JSON, from an earlier write when it is the same object (the registry never mutates one). */
+  private serialized(exposition: unknown): Buffer {
+    if (typeof exposition !== "object" || exposition === null) return Buffer.from(JSON.stringify(exposition));
+    let json = this.written.get(exposition);
+    if (json === undefined) {
+      json = Buffer.from(JSON.stringify(exposition));
+      this.written.set(exposition, json);
+    }
+    return json;
   }
 
   private setAside(file: string, why: string): void {
