@@ -50,6 +50,12 @@ describe("gateway benchmark (smoke)", () => {
     expect(stdout).toMatch(/key-set fetches: 1 for 1 fresh gateway/);
     expect(stdout).toMatch(/tools\/list, 200 tools .* p50 \d+\.\d+ ms, p99 \d+\.\d+ ms/);
     expect(stdout).toMatch(/gateway RSS with 50 Expositions loaded/);
+    expect(stdout).toMatch(
+      /gateway start to ready with all of them .* \| [\d,]+ ms \(gateway CPU [\d,]+ ms\) \| < 3,000 ms: (met|MISSED) \|/,
+    );
+    expect(stdout).toMatch(
+      /one Exposition's change served, from the control plane's commit .* \| -?\d+\.\d \/ -?\d+\.\d ms .* \| < 100 ms: (met|MISSED) \|/,
+    );
     expect(stdout).toMatch(/sessions never cross: atrium .* \| \d+ of \d+ answers/);
     // About 90 s on a quiet 2-core machine; twice that when others load it.
   }, 240_000);

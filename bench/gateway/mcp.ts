@@ -33,6 +33,29 @@ export function toolCallBody(id: string | number, petId: number, tool = "getPet"
   });
 }
 
+/** Headers of a stateless 2026-07-28 tools/list. */
+export const LIST_HEADERS: Record<string, string> = {
+  "content-type": "application/json",
+  accept: ACCEPT,
+  "mcp-protocol-version": MODERN_VERSION,
+  "mcp-method": "tools/list",
+};
+
+/** Body of a stateless 2026-07-28 tools/list; `id` may be the placeholder a client replaces. */
+export function toolsListBody(id: number | "__ID__"): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/list",
+    params: {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  });
+}
+
 /** What a client presents to a protected endpoint: its API key, or an OAuth access token. */
 export interface ClientCredential {
   apiKey?: string | undefined;

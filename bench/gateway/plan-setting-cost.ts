@@ -11,14 +11,11 @@
  * machine, no repeated runs (the report says how busy it was); --quick (CI smoke): one round of
  * 2 s, and a tenth of the in-process work; implies --busy.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startBenchContext } from "./contestants.ts";
 import { median } from "./load.ts";
 import { measureOnOneGateway } from "./one-gateway-cost.ts";
-import { HARNESS_CORE, pinSelf, stopAll } from "./processes.ts";
+import { runMain } from "./processes.ts";
 import { createExposition, createGroup, createPlan, createService, petsOpenApi } from "./setup.ts";
 
 type PlanFields = Omit<Parameters<typeof createPlan>[1], "name" | "serviceId" | "backendUrl" | "apiKey">;
@@ -64,10 +61,8 @@ export async function runSettingCost(options: SettingCostOptions): Promise<never
   });
   const quick = values.quick;
   const progress = (message: string) => process.stderr.write(`[${options.role}] ${message}\n`);
-  pinSelf(HARNESS_CORE);
-  const scratchDir = mkdtempSync(join(tmpdir(), `atrium-${options.role}-`));
-  let failed = false;
-  try {
+  return runMain(options.role, async (scratchDir) => {
+    let failed = false;
     const inProcess = [1, 2, 3].map(() => nanosPerCall(options.workOfOneCall, quick ? 100_000 : 1_000_000));
     const { context, admin } = await startBenchContext({ scratchDir, gatewayNodeArgs: [] });
     const serviceId = await createService(admin, "pets", petsOpenApi());
@@ -118,12 +113,6 @@ export async function runSettingCost(options: SettingCostOptions): Promise<never
         `${options.inProcessLabel} in-process: ${inProcess.map((ns) => ns.toFixed(0)).join(", ")} ns per call (three runs)`,
       ].join("\n"),
     );
-  } catch (error) {
-    failed = true;
-    progress(`FAILED: ${(error as Error).stack}`);
-  } finally {
-    await stopAll();
-    rmSync(scratchDir, { recursive: true, force: true });
-  }
-  process.exit(failed ? 1 : 0);
+    return !failed;
+  });
 }

@@ -4,9 +4,9 @@
  * every one of them killed when the benchmark ends — normally, on an exception or on Ctrl-C.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { availableParallelism } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { captureOutput } from "@atrium/reliability/secrets";
 
@@ -144,6 +144,29 @@ export function cpuMicros(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * The frame of a benchmark's main: pinned to the harness core, `work` given a scratch folder;
+ * whatever ends it, every child is stopped and the folder removed. Exits 1 when `work` threw or
+ * returned false (something could not be measured), else 0.
+ */
+export async function runMain(
+  name: string,
+  work: (scratchDir: string) => Promise<boolean | undefined>,
+): Promise<never> {
+  pinSelf(HARNESS_CORE);
+  const scratchDir = mkdtempSync(join(tmpdir(), `atrium-${name}-`));
+  let ok = false;
+  try {
+    ok = (await work(scratchDir)) !== false;
+  } catch (error) {
+    process.stderr.write(`[${name}] FAILED: ${(error as Error).stack}\n`);
+  } finally {
+    await stopAll();
+    rmSync(scratchDir, { recursive: true, force: true });
+  }
+  process.exit(ok ? 0 : 1);
 }
 
 /** CPU time so far of every process on the machine (pid → µs), kernel threads included. */

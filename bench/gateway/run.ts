@@ -9,8 +9,9 @@
  * Measured per contestant (hot-path.ts): req/s at 32 connections, p50/p99 at 1 connection, CPU
  * µs per call (/proc/<pid>/stat), core busy shares, RSS — in rounds that interleave the
  * contestants. Then what a token costs before it is cached (first-call.ts: a cold key set, a new
- * token on a warm one), and the scale checks (scale.ts): tools/list with 5,000 tools, RSS with
- * 1,000 Expositions, sessions with colliding JSON-RPC ids never crossing.
+ * token on a warm one), and the scale checks (scale.ts): tools/list with 5,000 tools; 10,000
+ * Expositions on one gateway (start to ready, RSS, a change applied after its commit); sessions
+ * with colliding JSON-RPC ids never crossing.
  *
  * Prints the table and the ratios to the targets; a complete plain run (no --quick, --only,
  * --profile, --contestants or --gateway-node-args) also writes bench/results/gateway-<date>.md
@@ -98,8 +99,16 @@ const settings: RunSettings = {
   quick,
 };
 const scaleOptions: ScaleOptions = quick
-  ? { waitForQuiet: false, tools: 200, toolsListRequests: 20, expositions: 50, sessions: 20, rounds: 2 }
-  : { waitForQuiet: true, tools: 5_000, toolsListRequests: 200, expositions: 1_000, sessions: 200, rounds: 5 };
+  ? { waitForQuiet: false, tools: 200, toolsListRequests: 20, expositions: 50, sessions: 20, rounds: 2, changes: 2 }
+  : {
+      waitForQuiet: true,
+      tools: 5_000,
+      toolsListRequests: 200,
+      expositions: 10_000,
+      sessions: 200,
+      rounds: 5,
+      changes: 10,
+    };
 const firstCallOptions: FirstCallOptions = quick
   ? { coldStarts: 1, tokens: 5, waitForQuiet: false }
   : { coldStarts: 3, tokens: 100, waitForQuiet: true };

@@ -4,9 +4,11 @@
  *   control plane's REST API, a gateway serving it, then 200 sequential tools/list timed from
  *   the runner (target < 20 ms) — and the same answer from a bare server (static-json.ts), the
  *   floor for those bytes;
- * - M Expositions on one gateway (1,000): created through the REST API, sharing one service,
- *   plan and group; the gateway's RSS once they are all loaded (target < 300 MB), and its live
- *   heap from heap-probe.ts;
+ * - M Expositions on one gateway (10,000): created through the REST API in one group (one of
+ *   them the change probe, the others sharing one pets service and plan); a fresh gateway's start
+ *   to ready with all of them (target < 3 s), its RSS once loaded (target < 600 MB) and live heap
+ *   (heap-probe.ts), and how soon it serves a change of one Exposition after the control plane
+ *   committed it (change-applied.ts, target < 100 ms). growth.ts runs the same at several sizes;
  * - sessions never cross: S concurrent 2025 sessions (spread over those Expositions) each call
  *   getPet for their own pet with the SAME JSON-RPC id (1); every answer must carry its own
  *   session's pet. The same check against @ivotoby/openapi-mcp-server, for comparison.
@@ -15,21 +17,24 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApiClient } from "@atrium/control-plane/testing";
 import { Pool } from "undici";
+import { type ChangeAppliedResult, type ChangeProbe, measureChangeApplied } from "./change-applied.ts";
 import { type BenchContext, profilerArgs, startAtriumGateway, startIvotobyServer } from "./contestants.ts";
 import { quantile } from "./load.ts";
 import {
   ACCEPT,
-  MODERN_VERSION,
+  LIST_HEADERS,
   openLegacySession,
   petOf,
   postJson,
   StreamAnsweredSession,
   toolCallBody,
+  toolsListBody,
 } from "./mcp.ts";
 import { quiet } from "./outside-load.ts";
 import {
   type Child,
   CONTESTANT_CORE,
+  cpuMicros,
   HARNESS_CORE,
   memoryMb,
   othersCpu,
@@ -44,6 +49,7 @@ import {
   createPlan,
   createService,
   manyOperationsOpenApi,
+  operationIdOf,
   petsOpenApi,
 } from "./setup.ts";
 
@@ -55,6 +61,8 @@ export interface ScaleOptions {
   expositions: number;
   sessions: number;
   rounds: number;
+  /** Exposition changes timed on the M-Exposition gateway (change-applied.ts). */
+  changes: number;
 }
 
 /** What heap-probe.ts reports after a full GC. */
@@ -87,13 +95,9 @@ export interface ToolsListResult {
   profile?: string;
 }
 
-export interface ExpositionsResult {
+export interface ExpositionsResult extends GatewayAtScale {
   expositions: number;
   createMs: number;
-  gatewayReadyMs: number;
-  rssMb: number;
-  peakRssMb: number;
-  heap: HeapProbe;
 }
 
 export interface SessionsResult {
@@ -121,25 +125,6 @@ async function probeHeap(child: Child): Promise<HeapProbe> {
   const match = await child.waitForOutput(/heap-probe (\{.*\})/, 10_000);
   return JSON.parse(match[1] ?? "{}") as HeapProbe;
 }
-
-const modernListHeaders = {
-  "content-type": "application/json",
-  accept: ACCEPT,
-  "mcp-protocol-version": MODERN_VERSION,
-  "mcp-method": "tools/list",
-};
-const modernListBody = (id: number | "__ID__") =>
-  JSON.stringify({
-    jsonrpc: "2.0",
-    id,
-    method: "tools/list",
-    params: {
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
-        "io.modelcontextprotocol/clientCapabilities": {},
-      },
-    },
-  });
 
 export async function toolsListAtScale(
   context: BenchContext,
@@ -176,15 +161,15 @@ export async function toolsListAtScale(
     timed = await timeSequentialPosts(
       context,
       `${gateway.url}/mcp/${expositionId}`,
-      modernListHeaders,
-      modernListBody,
+      LIST_HEADERS,
+      toolsListBody,
       options,
     );
     gzipped = await timeSequentialPosts(
       context,
       `${gateway.url}/mcp/${expositionId}`,
-      { ...modernListHeaders, "accept-encoding": "gzip" },
-      modernListBody,
+      { ...LIST_HEADERS, "accept-encoding": "gzip" },
+      toolsListBody,
       { ...options, gzip: true },
     );
     rssMb = memoryMb(gateway.child.pid).rss;
@@ -206,7 +191,7 @@ export async function toolsListAtScale(
   let floor: Awaited<ReturnType<typeof timeSequentialPosts>>;
   try {
     const url = (await floorServer.waitForOutput(/listening (http:\/\/\S+)/))[1] ?? "";
-    floor = await timeSequentialPosts(context, `${url}/mcp`, modernListHeaders, modernListBody, options);
+    floor = await timeSequentialPosts(context, `${url}/mcp`, LIST_HEADERS, toolsListBody, options);
   } finally {
     await floorServer.stop();
   }
@@ -285,56 +270,179 @@ async function timeSequentialPosts(
   return { ...result, firstAnswer: readFileSync(job.answerFile, "utf8"), othersBusy };
 }
 
-/** M Expositions on one gateway: its memory once loaded, then the sessions check against it. */
-export async function manyExpositions(
+/**
+ * M Expositions in one gateway group, all created through the REST API: the change probe (a
+ * two-operation service whose plan leaves one operation out, see change-applied.ts) and M − 1
+ * pets Expositions sharing one plan. Grows on demand, so a growth run adds to what it has.
+ */
+export class ExpositionFleet {
+  readonly ids: string[] = [];
+  readonly role: string;
+  readonly probe: Omit<ChangeProbe, "url">;
+  private readonly admin: ApiClient;
+  private readonly groupId: number;
+  private readonly petsPlanId: string;
+
+  private constructor(
+    admin: ApiClient,
+    group: { role: string; id: number },
+    petsPlanId: string,
+    probe: Omit<ChangeProbe, "url">,
+  ) {
+    this.admin = admin;
+    this.role = group.role;
+    this.groupId = group.id;
+    this.petsPlanId = petsPlanId;
+    this.probe = probe;
+  }
+
+  static async create(context: BenchContext, admin: ApiClient, role: string): Promise<ExpositionFleet> {
+    const groupId = await createGroup(admin, role);
+    const petsServiceId = await createService(admin, `${role}-pets`, petsOpenApi());
+    const petsPlan = await createPlan(admin, {
+      name: `${role}-pets`,
+      serviceId: petsServiceId,
+      backendUrl: context.backendUrl,
+      apiKey: false,
+    });
+    const probe = await createProbe(context, admin, `${role}-probe`, 2);
+    const fleet = new ExpositionFleet(admin, { role, id: groupId }, petsPlan.id, probe);
+    fleet.ids.push(await createExposition(admin, `${role}-probe`, probe.planId, groupId));
+    return fleet;
+  }
+
+  /** The Exposition whose plan the change-applied check rewrites. */
+  get probeId(): string {
+    return this.ids[0] ?? "";
+  }
+
+  /** Adds pets Expositions until the group has `count`; returns how long that took (ms). */
+  async growTo(count: number): Promise<number> {
+    const started = performance.now();
+    // A few at a time: the control plane is on one core with the runner; this only bounds set-up time.
+    const batch = 8;
+    while (this.ids.length < count) {
+      const first = this.ids.length;
+      const names = Array.from({ length: Math.min(batch, count - first) }, (_, i) => `${this.role}-pets-${first + i}`);
+      this.ids.push(
+        ...(await Promise.all(names.map((name) => createExposition(this.admin, name, this.petsPlanId, this.groupId)))),
+      );
+    }
+    return performance.now() - started;
+  }
+}
+
+/**
+ * A service of `tools` generated operations (its import through the REST API timed) with a plan
+ * leaving the last one out: the change probe of change-applied.ts. Its Exposition is the caller's.
+ */
+export async function createProbe(
   context: BenchContext,
   admin: ApiClient,
-  options: Pick<ScaleOptions, "expositions" | "sessions" | "rounds">,
-): Promise<{ expositions: ExpositionsResult; sessions: SessionsResult }> {
-  const serviceId = await createService(admin, "pets-many", petsOpenApi());
-  const plan = await createPlan(admin, { name: "pets-many", serviceId, backendUrl: context.backendUrl, apiKey: false });
-  const groupId = await createGroup(admin, "scale-expositions");
-  const createStarted = performance.now();
-  const ids: string[] = [];
-  // A few at a time: the control plane is on one core with the runner; this only bounds set-up time.
-  const batch = 8;
-  for (let start = 0; start < options.expositions; start += batch) {
-    const names = Array.from({ length: Math.min(batch, options.expositions - start) }, (_, i) => `pets-${start + i}`);
-    ids.push(...(await Promise.all(names.map((name) => createExposition(admin, name, plan.id, groupId)))));
-  }
-  const createMs = performance.now() - createStarted;
+  name: string,
+  tools: number,
+): Promise<Omit<ChangeProbe, "url"> & { importMs: number }> {
+  const importStarted = performance.now();
+  const serviceId = await createService(admin, name, manyOperationsOpenApi(tools));
+  const importMs = performance.now() - importStarted;
+  const operationId = operationIdOf(tools - 1);
+  const plan = { name, serviceId, backendUrl: context.backendUrl, apiKey: false, excludedOperations: [operationId] };
+  const { id: planId } = await createPlan(admin, plan);
+  return { planId, plan, operationId, tool: operationId, importMs };
+}
 
+/** What a fresh gateway measures serving a configuration. */
+export interface GatewayAtScale {
+  /** From its process starting to serving every Exposition it should (the control plane already holds them). */
+  readyMs: number;
+  /** CPU time the gateway process used until then (user + system): what a busy machine does not inflate. */
+  readyCpuMs: number;
+  /** One second after ready. */
+  rssMb: number;
+  peakRssMb: number;
+  heap: HeapProbe;
+  /** tools/list of the probe Exposition: sequential, one connection, ms. */
+  toolsList: { p50Ms: number; p99Ms: number };
+  change: ChangeAppliedResult;
+}
+
+/**
+ * A fresh gateway on core 0 serving group `role` (`expositions` Expositions, the probe's among
+ * them): start to ready, memory once settled, tools/list of the probe, the probe's changes applied;
+ * then `alsoOn(url)` (more checks on the same gateway) before it stops.
+ */
+export async function measureGatewayAtScale<T = undefined>(
+  context: BenchContext,
+  admin: ApiClient,
+  options: {
+    id: string;
+    role: string;
+    expositions: number;
+    probe: Omit<ChangeProbe, "url"> & { expositionId: string };
+    changes: number;
+    toolsListRequests: number;
+    waitForQuiet: boolean;
+  },
+  alsoOn?: (url: string) => Promise<T>,
+): Promise<GatewayAtScale & { also: T | undefined }> {
   const gateway = await startAtriumGateway(context, {
-    id: "gw-scale-expositions",
-    role: "scale-expositions",
+    id: options.id,
+    role: options.role,
     expectedExpositions: options.expositions,
-    readyTimeoutMs: 180_000,
+    readyTimeoutMs: 300_000,
     nodeArgs: HEAP_PROBE,
   });
   try {
+    const readyCpuMs = cpuMicros(gateway.child.pid) / 1000;
     // Let start-up garbage settle before reading memory.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const memory = memoryMb(gateway.child.pid);
     const heap = await probeHeap(gateway.child);
-    const sessions = await sessionsNeverCross(
-      "atrium (2025 sessions)",
-      options,
-      (i) => `${gateway.url}/mcp/${ids[i % ids.length]}`,
-    );
+    const url = `${gateway.url}/mcp/${options.probe.expositionId}`;
+    const listed = await timeSequentialPosts(context, url, LIST_HEADERS, toolsListBody, options);
+    const change = await measureChangeApplied(context, admin, { ...options.probe, url }, options.changes);
     return {
-      expositions: {
-        expositions: options.expositions,
-        createMs,
-        gatewayReadyMs: gateway.readyMs,
-        rssMb: memory.rss,
-        peakRssMb: memory.peak,
-        heap,
-      },
-      sessions,
+      readyMs: gateway.readyMs,
+      readyCpuMs,
+      rssMb: memory.rss,
+      peakRssMb: memory.peak,
+      heap,
+      toolsList: { p50Ms: quantile(listed.timings, 0.5), p99Ms: quantile(listed.timings, 0.99) },
+      change,
+      also: alsoOn ? await alsoOn(gateway.url) : undefined,
     };
   } finally {
     await gateway.child.stop();
   }
+}
+
+/** M Expositions on one gateway: its start, memory and a change applied, then the sessions check against it. */
+export async function manyExpositions(
+  context: BenchContext,
+  admin: ApiClient,
+  options: Pick<ScaleOptions, "expositions" | "sessions" | "rounds" | "changes" | "toolsListRequests" | "waitForQuiet">,
+): Promise<{ expositions: ExpositionsResult; sessions: SessionsResult }> {
+  const fleet = await ExpositionFleet.create(context, admin, "scale-expositions");
+  const createMs = await fleet.growTo(options.expositions);
+  const measured = await measureGatewayAtScale(
+    context,
+    admin,
+    {
+      ...options,
+      id: "gw-scale-expositions",
+      role: fleet.role,
+      probe: { ...fleet.probe, expositionId: fleet.probeId },
+    },
+    (url) =>
+      sessionsNeverCross("atrium (2025 sessions)", options, (i) => {
+        // The pets Expositions only: the probe has no getPet.
+        const pets = fleet.ids.slice(1);
+        return `${url}/mcp/${pets[i % pets.length]}`;
+      }),
+  );
+  const { also: sessions, ...gateway } = measured;
+  if (!sessions) throw new Error("the sessions check did not run");
+  return { expositions: { expositions: options.expositions, createMs, ...gateway }, sessions };
 }
 
 /**

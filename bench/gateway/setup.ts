@@ -21,6 +21,9 @@ export function petsOpenApi(): Record<string, unknown> {
   };
 }
 
+/** The operationId (and tool name) of operation `i` of {@link manyOperationsOpenApi}. */
+export const operationIdOf = (i: number) => `getResource${i}Item`;
+
 /**
  * `count` operations shaped like real ones (a path parameter, two query parameters, a
  * description, a shared response schema), so tools/list carries realistic input schemas.
@@ -30,7 +33,7 @@ export function manyOperationsOpenApi(count: number): Record<string, unknown> {
   for (let i = 0; i < count; i++) {
     paths[`/resources${i}/{itemId}`] = {
       get: {
-        operationId: `getResource${i}Item`,
+        operationId: operationIdOf(i),
         summary: `Get an item of resource ${i}`,
         description: `Returns one item of resource collection ${i}, optionally expanded.`,
         parameters: [
@@ -97,36 +100,36 @@ export async function createService(admin: ApiClient, name: string, openapi: Rec
   return service.id as string;
 }
 
+/** What a plan is written with; the rest of the plan is left at its defaults. */
+export interface PlanOptions {
+  name: string;
+  serviceId: string;
+  backendUrl: string;
+  apiKey: boolean;
+  /** Bearer-token protection instead of an API key. */
+  oauth?: z.input<typeof oauthSettings>;
+  circuitBreaker?: z.input<typeof circuitBreaker>;
+  limits?: z.input<typeof planLimits>;
+  /** Operations whose tools the plan leaves out. */
+  excludedOperations?: string[];
+}
+
+/** The REST body of a plan (fields left undefined are not sent). */
+function planBody({ backendUrl, ...fields }: PlanOptions) {
+  return { ...fields, backendEndpoint: backendUrl, backendTimeoutMs: 5_000 };
+}
+
 export async function createPlan(
   admin: ApiClient,
-  options: {
-    name: string;
-    serviceId: string;
-    backendUrl: string;
-    apiKey: boolean;
-    /** Bearer-token protection instead of an API key. */
-    oauth?: z.input<typeof oauthSettings>;
-    circuitBreaker?: z.input<typeof circuitBreaker>;
-    limits?: z.input<typeof planLimits>;
-  },
+  options: PlanOptions,
 ): Promise<{ id: string; apiKey: string | undefined }> {
-  const plan = await expectStatus(
-    admin,
-    "POST",
-    "/api/v1/configuration-plans",
-    {
-      name: options.name,
-      serviceId: options.serviceId,
-      backendEndpoint: options.backendUrl,
-      apiKey: options.apiKey,
-      ...(options.oauth ? { oauth: options.oauth } : {}),
-      ...(options.circuitBreaker ? { circuitBreaker: options.circuitBreaker } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
-      backendTimeoutMs: 5_000,
-    },
-    201,
-  );
+  const plan = await expectStatus(admin, "POST", "/api/v1/configuration-plans", planBody(options), 201);
   return { id: plan.id, apiKey: plan.apiKey };
+}
+
+/** Replaces a plan (PUT): resolves once the control plane has committed the change. */
+export async function updatePlan(admin: ApiClient, id: string, options: PlanOptions): Promise<void> {
+  await expectStatus(admin, "PUT", `/api/v1/configuration-plans/${id}`, planBody(options), 200);
 }
 
 /** A gateway group selecting gateways labelled `role=<role>`. */
