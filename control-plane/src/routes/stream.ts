@@ -18,7 +18,6 @@ import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import type { StreamEvent } from "../metrics.ts";
-import { compileExpositions } from "../stream/compile.ts";
 import { readEndedSessions } from "../stream/ended-sessions.ts";
 import type { ChangeBatch, ChangeHub } from "../stream/hub.ts";
 import { isLive } from "./gateways.ts";
@@ -171,7 +170,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
           }
           revision = await hub.currentRevision();
           const [all, ended] = await Promise.all([
-            compileExpositions(db, context.cipher, organizationId),
+            hub.snapshot(organizationId, revision),
             readEndedSessions(db, organizationId, "all"),
           ]);
           const expositions = [...all.values()].filter(selected);

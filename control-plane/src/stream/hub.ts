@@ -30,6 +30,8 @@ export class ChangeHub {
   private readonly database: Database;
   private readonly cipher: SecretCipher;
   private readonly subscribers = new Map<string, Set<Subscriber>>();
+  /** Snapshot compilations in progress, by organization and revision. */
+  private readonly snapshots = new Map<string, Promise<Map<string, CompiledEntry>>>();
   private lastRevision = 0;
   private timer: NodeJS.Timeout | undefined;
   private onError: (error: unknown) => void;
@@ -68,6 +70,24 @@ export class ChangeHub {
   async oldestResumableRevision(): Promise<number> {
     const [row] = await this.database.db.select({ revision: min(changes.revision) }).from(changes);
     return row?.revision ? Number(row.revision) - 1 : 0;
+  }
+
+  /**
+   * Every Exposition of an organization compiled, for a stream opening at `revision` (read before
+   * asking). Streams opening at the same revision while one compiles share its compilation, which
+   * began after that revision was read: a fleet connecting at once costs one compilation, not one
+   * per gateway, and its streams hold one copy of each Exposition's JSON.
+   */
+  snapshot(organizationId: string, revision: number): Promise<Map<string, CompiledEntry>> {
+    const key = `${organizationId}@${revision}`;
+    let compiling = this.snapshots.get(key);
+    if (!compiling) {
+      compiling = compileExpositions(this.database.db, this.cipher, organizationId).finally(() =>
+        this.snapshots.delete(key),
+      );
+      this.snapshots.set(key, compiling);
+    }
+    return compiling;
   }
 
   /** Everything an organization's changes after `revision` touched, as one batch. */
