@@ -90,6 +90,8 @@ interface PhaseResult {
     replica: Replica;
     gateways: number;
     latencies: number[];
+    /** CPU time while the fleet connected, and during the changes. */
+    connectCpuSeconds: number;
     cpuSeconds: number;
     rssIdleMb: number;
     rssMb: number;
@@ -115,6 +117,7 @@ async function runPhase(
     (token, i) =>
       new SimulatedGateway((replicas[i % replicas.length] as Replica).url, token, `fleet-${i}`, FLEET_LABELS),
   );
+  const cpuAtStart = replicas.map((replica) => cpuMicros(replica.child.pid));
   const connecting = performance.now();
   await eachLimited(
     gateways,
@@ -166,6 +169,7 @@ async function runPhase(
         replica,
         gateways: own.length,
         latencies: sorted(own.flatMap((gateway) => latencies.get(gateway) ?? [])),
+        connectCpuSeconds: ((cpuBefore[r] ?? 0) - (cpuAtStart[r] ?? 0)) / 1e6,
         cpuSeconds: ((cpuAfter[r] ?? 0) - (cpuBefore[r] ?? 0)) / 1e6,
         rssIdleMb: rssIdle[r] ?? Number.NaN,
         rssMb: memory[r]?.rss ?? Number.NaN,
@@ -201,7 +205,7 @@ function report(title: string, result: PhaseResult): void {
     const share = totalCpu > 0 ? ` (${((entry.cpuSeconds / totalCpu) * 100).toFixed(0)} % of the CPU)` : "";
     console.log(
       `  ${entry.replica.name}: ${entry.gateways} streams; ${figures(entry.latencies)}; ` +
-        `CPU ${entry.cpuSeconds.toFixed(2)} s during the changes${share}; ` +
+        `CPU ${entry.connectCpuSeconds.toFixed(1)} s while the fleet connected, ${entry.cpuSeconds.toFixed(2)} s during the changes${share}; ` +
         `RSS ${entry.rssIdleMb.toFixed(0)} MB before the fleet, ${entry.rssMb.toFixed(0)} MB with it (peak ${entry.peakMb.toFixed(0)} MB)`,
     );
   }
