@@ -50,13 +50,18 @@ const sizes = (flag: string, fallback: string) => {
   }
   return list.sort((a, b) => a - b);
 };
+function count(flag: string, value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`${flag} is a whole number of at least 1: "${value}"`);
+  return parsed;
+}
 const settings = {
   date: new Date().toISOString().slice(0, 10),
   quick,
   expositions: sizes(values.expositions ?? (quick ? "5,10" : DEFAULTS.expositions), DEFAULTS.expositions),
   tools: sizes(values.tools ?? (quick ? "5,10" : DEFAULTS.tools), DEFAULTS.tools),
-  changes: Number(values.changes ?? (quick ? 2 : DEFAULTS.changes)),
-  requests: Number(values.requests ?? (quick ? 20 : DEFAULTS.requests)),
+  changes: count("--changes", values.changes ?? (quick ? "2" : DEFAULTS.changes)),
+  requests: count("--requests", values.requests ?? (quick ? "20" : DEFAULTS.requests)),
   waitForQuiet: !quick,
 };
 // Only the default sizes, measured in full, replace the documented figures.
