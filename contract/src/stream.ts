@@ -9,13 +9,13 @@ import {
   backendSecretFields,
   bearerPlacementRule,
   configurationPlanSpec,
-  customTool,
   elicitSignIn,
   exactlyOneOf,
   mcpPrompt,
   mcpResource,
   mcpResourceTemplate,
   oauth2ClientCredentials,
+  storedCustomTool,
 } from "@atrium/crds";
 import { z } from "zod";
 import { endedSession } from "./ended-sessions.ts";
@@ -94,7 +94,7 @@ export const compiledExposition = z.object({
     /** The included operations, in document order. */
     operations: z.array(NormalizedOperation),
   }),
-  customTools: z.array(customTool),
+  customTools: z.array(storedCustomTool),
   resources: z.array(mcpResource),
   resourceTemplates: z.array(mcpResourceTemplate),
   prompts: z.array(mcpPrompt),

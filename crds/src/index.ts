@@ -44,6 +44,8 @@ export {
   CustomTools,
   customTool,
   customToolsSpec,
+  storedCustomTool,
+  storedCustomToolsSpec,
   toolAnnotations,
   toolName,
   unicodeRegexProblem,

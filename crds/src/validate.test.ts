@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { labelKeyProblem, urlProblem } from "./common.ts";
+import { customTool, storedCustomTool } from "./kinds/custom-tools.ts";
 import { kindNamed } from "./kinds.ts";
 import { invalidSamples, validSamples } from "./samples.ts";
 import { validateResource } from "./validate.ts";
@@ -219,6 +220,9 @@ describe("validateResource", () => {
     expect(refused.message).toContain(
       '"^a\\\\_b$" is no ECMAScript regular expression in Unicode mode, as JSON Schema validators compile patterns (Invalid escape)',
     );
+    // A record stored before the rule still reaches the gateways, which compile it without its patterns.
+    expect(storedCustomTool.safeParse(tools[0]).success).toBe(true);
+    expect(customTool.safeParse(tools[0]).success).toBe(false);
   });
 
   it("does not look for the resources a spec refers to", () => {

@@ -66,31 +66,33 @@ export function unicodeRegexProblem(pattern: string): string | undefined {
   }
 }
 
+const objectSchema = z.looseObject({
+  type: z.string().optional().describe('"object" when given: the arguments are a JSON object.'),
+});
 /** MCP tool arguments are a JSON object: the gateway forces `type: object`, so another type would be ignored. */
-const toolInputSchema = withRules(
-  z.looseObject({ type: z.string().optional().describe('"object" when given: the arguments are a JSON object.') }),
-  [
-    {
-      message: 'must be "object": MCP tool arguments are a JSON object',
-      path: ["type"],
-      cel: "!has(self.type) || self.type == 'object'",
-      holds: (schema) => schema.type === undefined || schema.type === "object",
-    },
-    {
-      whyNotCel: "CEL cannot compile an ECMAScript regular expression",
-      violations: (schema) => invalidPatterns(schema),
-    },
-  ],
-);
+const objectTypeRule = {
+  message: 'must be "object": MCP tool arguments are a JSON object',
+  path: ["type"],
+  cel: "!has(self.type) || self.type == 'object'",
+  holds: (schema: Record<string, unknown>) => schema.type === undefined || schema.type === "object",
+};
+const toolInputSchema = withRules(objectSchema, [
+  objectTypeRule,
+  { whyNotCel: "CEL cannot compile an ECMAScript regular expression", violations: (schema) => invalidPatterns(schema) },
+]);
+const inputSchemaDescription = "JSON Schema (an object schema) of the arguments; no arguments when absent.";
 
-export const customTool = z
+/**
+ * A custom tool as the change stream carries it to the gateways: without the pattern rule, which
+ * writers apply (see `customTool`), since records stored before it may break it; a gateway
+ * compiles such a schema without its patterns and logs a warning.
+ */
+export const storedCustomTool = z
   .object({
     name: toolName.describe("Tool name, unique within the Exposition's tools."),
     title: z.string().max(256).optional().describe("Human-readable title."),
     description: z.string().min(1).max(8192).describe("What the tool does, for the model."),
-    inputSchema: toolInputSchema
-      .optional()
-      .describe("JSON Schema (an object schema) of the arguments; no arguments when absent."),
+    inputSchema: withRules(objectSchema, [objectTypeRule]).optional().describe(inputSchemaDescription),
     request: z
       .object({
         method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).describe("HTTP method."),
@@ -106,14 +108,20 @@ export const customTool = z
   })
   .describe("A tool defined by a request template.");
 
+/** A custom tool as REST, the webhook, the CLI and the operator accept it. */
+export const customTool = storedCustomTool
+  .extend({ inputSchema: toolInputSchema.optional().describe(inputSchemaDescription) })
+  .describe("A tool defined by a request template.");
+
+const toolsOf = (tool: typeof storedCustomTool) =>
+  listMap(tool, "name").min(1).describe("The tools, added to those derived from the Service's operations.");
+
 export const customToolsSpec = z
-  .object({
-    serviceRef: objectRef("Service"),
-    tools: listMap(customTool, "name")
-      .min(1)
-      .describe("The tools, added to those derived from the Service's operations."),
-  })
+  .object({ serviceRef: objectRef("Service"), tools: toolsOf(customTool) })
   .describe("Extra tools of a Service, served by every Exposition of it.");
+
+/** As stored, for answers that show records written before the pattern rule (see `storedCustomTool`). */
+export const storedCustomToolsSpec = customToolsSpec.extend({ tools: toolsOf(storedCustomTool) });
 
 export const CustomTools = defineKind({
   kind: "CustomTools",
