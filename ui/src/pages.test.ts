@@ -16,6 +16,20 @@ import { ensureUiBundle } from "./bundle.ts";
 import { expectAccessible, expectNoHorizontalScroll, poll, screenshot, signIn as signInAt } from "./testing.ts";
 
 const MAX_FIRST_LOAD_GZIPPED_JS = 200 * 1024;
+/** A document the importer accepts with a pattern rewritten for ECMAScript's Unicode mode (`\_` → `_`). */
+const PATTERN_DOCUMENT = JSON.stringify({
+  openapi: "3.0.3",
+  info: { title: "patterns", version: "1" },
+  paths: {
+    "/a": {
+      get: {
+        parameters: [{ name: "q", in: "query", schema: { type: "string", pattern: "^a\\_b$" } }],
+        responses: { "200": { description: "ok" } },
+      },
+    },
+  },
+});
+
 /** A document the importer refuses with a location: the operation lacks `responses` (line 7, column 5). */
 const BROKEN_DOCUMENT = `openapi: 3.0.3
 info:
@@ -103,7 +117,7 @@ describe("sign-in", () => {
 });
 
 describe("services", () => {
-  it("shows the empty list, then imports pasted text, a file, and refuses a document where it is wrong", async () => {
+  it("shows the empty list, then imports pasted text, a file, refuses a document where it is wrong, and lists an import's warnings", async () => {
     const page = await browser.page();
     await signIn(page);
     await page.getByRole("heading", { name: "Services" }).waitFor();
@@ -164,6 +178,20 @@ describe("services", () => {
     await poll(() => page.getByRole("alert").textContent()).toMatch(
       /^The document was not imported: The control plane does not download from .*: it is a loopback address/,
     );
+
+    // An accepted document whose pattern the importer rewrote: the warning, in words.
+    await page.getByRole("radio", { name: "Paste" }).check();
+    await page.getByLabel("Name").fill("patterns");
+    await page.getByLabel("OpenAPI document (JSON or YAML)").fill(PATTERN_DOCUMENT);
+    await page.getByRole("button", { name: "Import" }).click();
+    await poll(() => page.getByRole("status").textContent()).toMatch(/^Imported patterns 1\.0\.0: 1 operation\.$/);
+    const warnings = page.getByRole("list", { name: "Import warnings" }).getByRole("listitem");
+    expect(await warnings.allTextContents()).toEqual([
+      expect.stringMatching(
+        /^pattern "\^a\\\\_b\$" at \/paths\/~1a\/get\/parameters\/0\/schema\/pattern .* is written "\^a_b\$"/,
+      ),
+    ]);
+    await expectAccessible(page, "services (import warnings)");
 
     // A Service's detail: its operations, as the control plane normalized them.
     await page.getByRole("link", { name: "petstore", exact: true }).click();

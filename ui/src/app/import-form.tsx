@@ -1,7 +1,9 @@
 /**
  * Imports an OpenAPI document as a Service, from a file, a URL or pasted text (POST
  * /api/v1/services). A refused document shows the importer's words and where it is wrong: line,
- * column, JSON pointer, and the offending line of the text when the text is at hand.
+ * column, JSON pointer, and the offending line of the text when the text is at hand. An accepted
+ * one lists the importer's warnings: the patterns it rewrote or dropped so every client compiles
+ * the tools' schemas.
  */
 import { type FormEvent, useId, useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
@@ -28,6 +30,7 @@ export function ImportForm({ onImported }: { onImported: () => void }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure>();
   const [done, setDone] = useState<string>();
+  const [warnings, setWarnings] = useState<ServiceView["importWarnings"]>([]);
   const ids = useId();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -50,6 +53,7 @@ export function ImportForm({ onImported }: { onImported: () => void }) {
     setBusy(true);
     setFailure(undefined);
     setDone(undefined);
+    setWarnings([]);
     const { data, error, response } = await attempt(() =>
       api.POST("/api/v1/services", { body: { name, version, openapi } }),
     );
@@ -59,6 +63,7 @@ export function ImportForm({ onImported }: { onImported: () => void }) {
       return;
     }
     formElement.reset();
+    setWarnings(data.importWarnings);
     setDone(
       `Imported ${data.name} ${data.version}: ${data.operationCount} operation${data.operationCount === 1 ? "" : "s"}.`,
     );
@@ -116,6 +121,13 @@ export function ImportForm({ onImported }: { onImported: () => void }) {
         <p className="success" role="status">
           {done}
         </p>
+      ) : null}
+      {warnings.length > 0 ? (
+        <ul className="warning" aria-label="Import warnings">
+          {warnings.map((warning) => (
+            <li key={`${warning.code} ${warning.location?.pointer}`}>{warning.message}</li>
+          ))}
+        </ul>
       ) : null}
       <button type="submit" disabled={busy}>
         {busy ? "Importing…" : "Import"}
