@@ -238,26 +238,48 @@ export function atrium(
   };
 }
 
+/** How the gateway answers a 2025 session's calls: JSON, or SSE when the session asked for log messages. */
+export type SessionAnswers = "json" | "sse";
+
+/** `logging/setLevel` at info: the gateway then says how the backend answered each call, on an SSE answer. */
+const SET_LOG_LEVEL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "logging/setLevel", params: { level: "info" } });
+
+const SESSION_ANSWERS: Record<SessionAnswers, { contentType: string; description: string }> = {
+  json: { contentType: "application/json", description: "the gateway answers each call with JSON." },
+  sse: {
+    contentType: "text/event-stream",
+    description:
+      "each session also sends `logging/setLevel` (info) once, so the gateway answers each call as SSE: a `notifications/message` saying how the backend answered, then the result.",
+  },
+};
+
 /** The gateway in the 2025 session era, as VS Code, Claude Desktop and Cursor reach it (an open Exposition). */
-export function atriumSession(name: string, exposition: { id: string; gatewayId: string; role: string }): Contestant {
+export function atriumSession(
+  name: string,
+  exposition: { id: string; gatewayId: string; role: string },
+  answers: SessionAnswers,
+): Contestant {
+  const setup = answers === "sse" ? [SET_LOG_LEVEL] : [];
+  const expected = SESSION_ANSWERS[answers];
   return {
     name,
     auth: "none",
     era: "session",
-    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP ${LEGACY_VERSION} sessions, an Exposition without client auth: each connection sends \`initialize\` and \`notifications/initialized\` once, then only tools/call with its \`Mcp-Session-Id\` and \`MCP-Protocol-Version\` (session-per-connection.ts); \`Accept: application/json, text/event-stream\`, as those clients send it — the gateway answers JSON.`,
+    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP ${LEGACY_VERSION} sessions, an Exposition without client auth: each connection sends \`initialize\` and \`notifications/initialized\` once, then only tools/call with its \`Mcp-Session-Id\` and \`MCP-Protocol-Version\` (session-per-connection.ts), \`Accept: application/json, text/event-stream\` as those clients send it; ${expected.description}`,
     start: async (context) => {
       const { child, url, profileDir } = await startExpositionGateway(context, exposition);
-      const running = onRequest(child, sessionPerConnection(url, toolCallBody("[<id>]", PET_ID)), async () => {
+      const target = sessionPerConnection(url, toolCallBody("[<id>]", PET_ID), { setup });
+      const running = onRequest(child, target, async () => {
         const { sessionId, protocolVersion } = await openLegacySession(url);
         if (protocolVersion !== LEGACY_VERSION)
           throw new Error(`initialize asked for ${LEGACY_VERSION} and was given ${protocolVersion}`);
-        const answer = await postJson(url, sessionHeaders(sessionId, protocolVersion), toolCallBody(1, PET_ID));
+        const headers = sessionHeaders(sessionId, protocolVersion);
+        for (const body of setup) await postJson(url, headers, body);
+        const answer = await postJson(url, headers, toolCallBody(1, PET_ID));
         checkPet(answer.json);
         const type = String(answer.headers["content-type"]);
-        if (!type.startsWith("application/json"))
-          throw new Error(
-            `the description says the gateway answers JSON, and it answered ${type}: say what it does now`,
-          );
+        if (!type.startsWith(expected.contentType))
+          throw new Error(`the description says the gateway answers ${expected.contentType}, and it answered ${type}`);
       });
       return profileDir ? { ...running, profileDir } : running;
     },

@@ -23,6 +23,7 @@ describe("gateway benchmark (smoke)", () => {
       "atrium (API key)",
       "atrium (OAuth)",
       "atrium (2025 session)",
+      "atrium (2025 session over SSE)",
       "@ivotoby/openapi-mcp-server",
       "official SDK",
       "official Go SDK",
@@ -36,6 +37,9 @@ describe("gateway benchmark (smoke)", () => {
     expect(stdout).toMatch(/atrium \(OAuth\): CPU per call \/ pass-through = \d+\.\d+ \(target ≤ 1\.1: (met|MISSED)\)/);
     expect(stdout).toMatch(
       /atrium \(2025 session\): throughput \/ atrium \(no auth\) = \d+\.\d+ \(target ≥ 0\.85: (met|MISSED)\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium \(2025 session over SSE\): throughput \/ atrium \(no auth\) = \d+\.\d+ \(target ≥ 0\.85: (met|MISSED)\)/,
     );
     expect(stdout).toMatch(/atrium \(API key\): throughput \/ official Go SDK = \d+\.\d+ \(target ≥ 1: (met|MISSED)\)/);
     expect(stdout).toMatch(

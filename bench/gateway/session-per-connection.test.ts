@@ -16,6 +16,7 @@ interface Received {
   id: unknown;
   session: string | undefined;
   version: string | undefined;
+  key: string | undefined;
 }
 
 let server: Server | undefined;
@@ -36,6 +37,7 @@ async function recordingServer(): Promise<{ url: string; connections: Map<Socket
       id: message.id,
       session: request.headers["mcp-session-id"] as string | undefined,
       version: request.headers["mcp-protocol-version"] as string | undefined,
+      key: request.headers["x-atrium-key"] as string | undefined,
     });
     if (message.method === "initialize") {
       sessions += 1;
@@ -54,18 +56,21 @@ async function recordingServer(): Promise<{ url: string; connections: Map<Socket
 }
 
 describe("a 2025 session per autocannon connection", () => {
-  it("initializes once on each connection, then sends only tools/call in that connection's session", async () => {
+  it("initializes once on each connection, sets the session up, then sends only tools/call in it", async () => {
     const { url, connections } = await recordingServer();
-    const result = await autocannonLoad(sessionPerConnection(url, toolCallBody("[<id>]", 7)), {
-      connections: 3,
-      seconds: 1,
+    const setLevel = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "logging/setLevel", params: { level: "info" } });
+    const target = sessionPerConnection(url, toolCallBody("[<id>]", 7), {
+      setup: [setLevel],
+      extraHeaders: { "x-atrium-key": "k" },
     });
+    const result = await autocannonLoad(target, { connections: 3, seconds: 1 });
     expect(result.non2xx).toBe(0);
     expect(connections.size).toBe(3);
     const sessions = new Set<string | undefined>();
     for (const received of connections.values()) {
-      const [initialize, initialized, ...calls] = received;
-      expect(initialize).toMatchObject({ method: "initialize", session: undefined });
+      const [initialize, initialized, setup, ...calls] = received;
+      expect(setup).toMatchObject({ method: "logging/setLevel", session: initialized?.session, key: "k" });
+      expect(initialize).toMatchObject({ method: "initialize", session: undefined, key: "k" });
       const session = initialized?.session;
       expect(session).toMatch(/^session-\d+$/);
       sessions.add(session);
@@ -75,7 +80,9 @@ describe("a 2025 session per autocannon connection", () => {
         version: LEGACY_VERSION,
       });
       expect(calls.length).toBeGreaterThan(10);
-      for (const call of calls) expect(call).toMatchObject({ method: "tools/call", session, version: LEGACY_VERSION });
+      for (const call of calls) {
+        expect(call).toMatchObject({ method: "tools/call", session, version: LEGACY_VERSION, key: "k" });
+      }
       // A fresh JSON-RPC id on every call.
       expect(new Set(calls.map((call) => call.id)).size).toBe(calls.length);
     }
