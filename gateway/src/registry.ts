@@ -153,6 +153,8 @@ export class ExpositionRegistry {
   private refused = new Map<string | undefined, Refusal>();
   private readonly allowEnv: EnvPolicy;
   private readonly canElicit: boolean;
+  private readonly observers: ((before: ServedExposition | undefined, after: ServedExposition | undefined) => void)[] =
+    [];
 
   /** `options.canElicit`: the gateway serves the elicited-credential flow (it has a cluster key). */
   constructor(allowEnv: EnvPolicy = defaultEnvPolicy, options: { canElicit?: boolean } = {}) {
@@ -185,6 +187,11 @@ export class ExpositionRegistry {
     return [...this.maps.byId.values()];
   }
 
+  /** Told of each Exposition a snapshot or delta replaced, added or removed (notifications on open streams). */
+  observe(observer: (before: ServedExposition | undefined, after: ServedExposition | undefined) => void): void {
+    this.observers.push(observer);
+  }
+
   /** A snapshot: everything is replaced. Returns what was refused. */
   replaceAll(expositions: unknown[], refusals: Refusal[] = []): Refusal[] {
     this.refused = new Map(refusals.map((refusal) => [refusal.expositionId, refusal]));
@@ -211,7 +218,15 @@ export class ExpositionRegistry {
         refusals.push(refusal);
       }
     }
+    const previous = this.maps.byId;
     this.maps = index([...next.values()]);
+    if (this.observers.length > 0) {
+      for (const id of new Set([...previous.keys(), ...next.keys()])) {
+        const before = previous.get(id);
+        const after = next.get(id);
+        if (before !== after) for (const observer of this.observers) observer(before, after);
+      }
+    }
     return refusals;
   }
 }

@@ -13,6 +13,9 @@ import {
   useDuringTests,
 } from "@atrium/control-plane/testing";
 import { recordSecret, recordSecretFields, testLogFile, testLogging } from "@atrium/reliability/secrets";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { allowedHosts, type GatewayConfig } from "./config.ts";
 import { type Gateway, startGateway } from "./gateway.ts";
 
@@ -395,4 +398,18 @@ export function modernRequest(
       params: { ...params, _meta: modernMeta(options.client) },
     }),
   };
+}
+
+/** The official v1 client, connected in a 2025-11-25 session to `url` with the plan's API key. */
+export async function connectLegacyClient(url: string, apiKey: string, name = "test"): Promise<LegacyClient> {
+  const client = new LegacyClient({ name, version: "1" });
+  await client.connect(new LegacyTransport(new URL(url), { requestInit: { headers: { "x-atrium-key": apiKey } } }));
+  return client;
+}
+
+/** The official v2 client pinned to 2026-07-28, connected to `url` with the plan's API key. */
+export async function connectModernClient(url: string, apiKey: string, name = "test"): Promise<ModernClient> {
+  const client = new ModernClient({ name, version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await client.connect(new ModernTransport(new URL(url), { requestInit: { headers: { "x-atrium-key": apiKey } } }));
+  return client;
 }

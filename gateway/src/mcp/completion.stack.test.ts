@@ -4,13 +4,18 @@
  * from the enum of the operation parameter it fills; an Exposition with nothing to complete
  * declares no `completions` capability and answers the method as not found.
  */
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import type { Gateway } from "../gateway.ts";
-import { FIXTURE_OPENAPI, modernRequest, type Stack, useStackWithGateway, waitFor } from "../testing.ts";
+import {
+  connectLegacyClient,
+  connectModernClient,
+  FIXTURE_OPENAPI,
+  modernRequest,
+  type Stack,
+  useStackWithGateway,
+  waitFor,
+} from "../testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
@@ -54,12 +59,7 @@ const templateRef = { type: "ref/resource", uri: "pets://status/{status}" } as c
 
 describe("completion/complete", () => {
   it("completes prompt arguments and template variables for the v1 client in a 2025-11-25 session", async () => {
-    const client = new LegacyClient({ name: "completion-test", version: "1" });
-    await client.connect(
-      new LegacyTransport(new URL(`${gateway.url}${stack.mcpPath}`), {
-        requestInit: { headers: { "x-atrium-key": stack.apiKey } },
-      }),
-    );
+    const client = await connectLegacyClient(`${gateway.url}${stack.mcpPath}`, stack.apiKey);
     try {
       expect(client.getServerCapabilities()?.completions).toEqual({});
       const species = await client.complete({ ref: promptRef, argument: { name: "species", value: "ca" } });
@@ -75,15 +75,7 @@ describe("completion/complete", () => {
   });
 
   it("completes prompt arguments and template variables for the v2 client at 2026-07-28", async () => {
-    const client = new ModernClient(
-      { name: "completion-test", version: "1" },
-      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-    );
-    await client.connect(
-      new ModernTransport(new URL(`${gateway.url}${stack.mcpPath}`), {
-        requestInit: { headers: { "x-atrium-key": stack.apiKey } },
-      }),
-    );
+    const client = await connectModernClient(`${gateway.url}${stack.mcpPath}`, stack.apiKey);
     try {
       expect(client.getServerCapabilities()?.completions).toEqual({});
       const species = await client.complete({ ref: promptRef, argument: { name: "species", value: "D" } });
@@ -101,7 +93,7 @@ describe("completion/complete", () => {
     const discovered = await request(url, modernRequest("server/discover", {}, { headers }));
     const capabilities = ((await discovered.body.json()) as { result: { capabilities: Record<string, unknown> } })
       .result.capabilities;
-    expect(capabilities.prompts).toEqual({});
+    expect(capabilities.prompts).toEqual({ listChanged: true });
     expect(capabilities.completions).toBeUndefined();
     const asked = await request(
       url,

@@ -5,7 +5,7 @@
  * protected-resource metadata. Every failure is a JSON-RPC error with the right HTTP status —
  * never a 500 for bad input.
  */
-import { acceptsGzip } from "@atrium/contract/accept-encoding";
+import { acceptsEventStream, acceptsGzip } from "@atrium/contract/accept-encoding";
 import { nestsDeeperThan } from "@atrium/contract/json-depth";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type AuditLog, type AuditOrigin, traceIdOf } from "../audit.ts";
@@ -39,6 +39,7 @@ import {
 import { DEFAULT_PROGRESS_AFTER_MS, type LogSink, type ResponseStream, responseStream } from "./response-stream.ts";
 import { SerializedResult } from "./serialized.ts";
 import type { Session, SessionSigner } from "./sessions.ts";
+import { ListenRequest, Subscriptions } from "./subscriptions.ts";
 
 export interface EndpointOptions {
   /** Host names accepted in Host and Origin; undefined accepts any. */
@@ -71,6 +72,13 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   const { registry, sessions, metrics, audit } = options;
   const progressAfterMs = options.progressAfterMs ?? DEFAULT_PROGRESS_AFTER_MS;
   const logLevels = new SessionLogLevels();
+  const subscriptions = new Subscriptions();
+  registry.observe((before, after) => subscriptions.changed(before, after));
+  // Open notification streams would hold the server's close until their clients left.
+  app.addHook("preClose", (done) => {
+    subscriptions.close();
+    done();
+  });
   // JSON only: fastify would otherwise parse text/plain, and MCP requires application/json (415).
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -290,6 +298,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       // Set when the client asked for log messages and reads the answer's event stream.
       log: undefined as LogSink | undefined,
       logLevels,
+      subscriptions,
     };
     const observe = (method: string, status: number) => {
       metrics.request(expositionLabel, method, status, (performance.now() - started) / 1000);
@@ -328,6 +337,17 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         context.log = stream?.log;
         const result = await handleModern(message, request.headers, context, scope);
         observe(message.method, 200);
+        if (result instanceof ListenRequest) {
+          stream?.stop();
+          if (!acceptsEventStream(request.headers.accept))
+            throw new McpError(
+              ERROR.invalidRequest,
+              "subscriptions/listen is answered with an event stream: send Accept: text/event-stream",
+              406,
+            );
+          subscriptions.openListenStream(reply, served, message.id, result.filter);
+          return reply;
+        }
         if (stream?.finish(message.id, result)) return reply;
         return answer(request, reply, message.id, result);
       }
@@ -405,45 +425,60 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     }
   };
 
-  const remove = async (request: FastifyRequest, reply: FastifyReply) => {
-    const served = lookup(request);
-    const refused = refusal(request, served);
-    if (refused || !served)
-      return send(
-        reply,
-        refused?.status ?? 404,
-        errorResponse(null, ERROR.invalidRequest, refused?.message ?? "Not found"),
-      );
-    const origin = served.exposition.plan.audit ? originOf(request) : undefined;
-    const identity = await identify(request, reply, served, null, origin);
-    if (!identity) return reply;
-    if (request.headers["mcp-session-id"] === undefined) return get(request, reply); // stateless: nothing to end
-    try {
-      sessionFor(request, served, identity);
-      sessions.end(String(request.headers["mcp-session-id"]));
-      logLevels.forget(String(request.headers["mcp-session-id"]));
-      return reply.status(200).send();
-    } catch (error) {
-      if (error instanceof AuthRefusal) return refuse(request, reply, served, error, null, { identity, origin });
-      if (!(error instanceof McpError)) throw error;
-      return send(reply, error.httpStatus, errorResponse(null, error.code, error.message));
-    }
-  };
-
-  /** No server-initiated streams: GET is not offered (clients tolerate 405). */
-  const get = async (_request: FastifyRequest, reply: FastifyReply) =>
+  /** No session: nothing to end and no stream to offer (clients tolerate 405). */
+  const notAllowed = (reply: FastifyReply) =>
     send(
       reply,
       405,
       errorResponse(
         null,
         ERROR.badRequest,
-        "Method Not Allowed: this endpoint takes POST (and DELETE to end a session)",
+        "Method Not Allowed: this endpoint takes POST (DELETE ends a 2025 session, GET opens its notification stream)",
       ),
-      {
-        allow: ALLOW,
-      },
+      { allow: ALLOW },
     );
+
+  /** A DELETE or GET of a 2025 session: route, client and session checked, then `act`. */
+  const sessionRoute =
+    (act: (request: FastifyRequest, reply: FastifyReply, served: ServedExposition, sessionId: string) => unknown) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const served = lookup(request);
+      const refused = refusal(request, served);
+      if (refused || !served)
+        return send(
+          reply,
+          refused?.status ?? 404,
+          errorResponse(null, ERROR.invalidRequest, refused?.message ?? "Not found"),
+        );
+      const origin = served.exposition.plan.audit ? originOf(request) : undefined;
+      const identity = await identify(request, reply, served, null, origin);
+      if (!identity) return reply;
+      const sessionId = request.headers["mcp-session-id"];
+      if (sessionId === undefined) return notAllowed(reply);
+      try {
+        sessionFor(request, served, identity);
+        return act(request, reply, served, String(sessionId));
+      } catch (error) {
+        if (error instanceof AuthRefusal) return refuse(request, reply, served, error, null, { identity, origin });
+        if (!(error instanceof McpError)) throw error;
+        return send(reply, error.httpStatus, errorResponse(null, error.code, error.message));
+      }
+    };
+
+  const remove = sessionRoute((_request, reply, _served, sessionId) => {
+    sessions.end(sessionId);
+    logLevels.forget(sessionId);
+    subscriptions.forget(sessionId);
+    return reply.status(200).send();
+  });
+
+  /** A 2025 session's stream of server notifications: list changes and updates of subscribed resources. */
+  const get = sessionRoute((request, reply, served, sessionId) => {
+    if (!acceptsEventStream(request.headers.accept))
+      throw new McpError(ERROR.badRequest, "Not Acceptable: the GET stream is text/event-stream", 406);
+    subscriptions.openSessionStream(reply, served, sessionId);
+    return reply;
+  });
 
   /** RFC 9728 metadata of an OAuth-protected endpoint, at the path-inserted well-known URL; 404 for others. */
   const resourceMetadata = async (request: FastifyRequest, reply: FastifyReply) => {

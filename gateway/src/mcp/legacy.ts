@@ -12,6 +12,7 @@ import { isLogLevel, LOG_LEVELS, type SessionLogLevels } from "./log-levels.ts";
 import { SERVER_INFO } from "./modern.ts";
 import { ERROR, type JsonRpcRequest, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, McpError } from "./protocol.ts";
 import type { Session, SessionSigner } from "./sessions.ts";
+import type { Subscriptions } from "./subscriptions.ts";
 
 export interface LegacyOutcome {
   result: unknown;
@@ -64,7 +65,11 @@ export function initialize(
 }
 
 /** What the shared methods need, and where `logging/setLevel` keeps each session's level. */
-export type LegacyContext = Omit<DispatchContext, "era" | "protocolVersion"> & { logLevels?: SessionLogLevels };
+export type LegacyContext = Omit<DispatchContext, "era" | "protocolVersion"> & {
+  logLevels?: SessionLogLevels;
+  /** Where `resources/subscribe` keeps each session's URIs. */
+  subscriptions?: Subscriptions;
+};
 
 export async function handleLegacy(
   request: JsonRpcRequest,
@@ -77,6 +82,14 @@ export async function handleLegacy(
     if (!isLogLevel(level))
       throw new McpError(ERROR.invalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
     context.logLevels?.set(String(context.clientHeaders["mcp-session-id"]), level);
+    return {};
+  }
+  const { subscriptions } = context;
+  if (subscriptions && (request.method === "resources/subscribe" || request.method === "resources/unsubscribe")) {
+    const sessionId = String(context.clientHeaders["mcp-session-id"]);
+    if (request.method === "resources/subscribe")
+      subscriptions.subscribe(context.served, sessionId, request.params?.uri);
+    else subscriptions.unsubscribe(sessionId, request.params?.uri);
     return {};
   }
   if (request.method === "tools/list" && request.params?.cursor === undefined) {

@@ -10,6 +10,7 @@ import { serverCapabilities } from "./capabilities.ts";
 import { type DispatchContext, dispatchShared, listedTools } from "./dispatch.ts";
 import { isLogLevel, LOG_LEVELS } from "./log-levels.ts";
 import { ERROR, type JsonRpcRequest, McpError, META, MODERN_VERSION, SUPPORTED_VERSIONS } from "./protocol.ts";
+import { listenRequest } from "./subscriptions.ts";
 
 export const SERVER_INFO = { name: "atrium-gateway", version: "0.1.0" };
 const SERVER_META = { [META.serverInfo]: SERVER_INFO };
@@ -143,6 +144,8 @@ export async function handleModern(
   if (REMOVED.has(request.method)) {
     throw new McpError(ERROR.methodNotFound, `${request.method} does not exist in protocol ${MODERN_VERSION}`, 404);
   }
+  // Answered by the endpoint with a stream that stays open (subscriptions.ts).
+  if (request.method === "subscriptions/listen") return listenRequest(params);
   if (request.method === "tools/list" && params.cursor === undefined) {
     const listed = listedTools(context);
     return serializedOnce(context.served, `modern tools/list${listed.key}`, () =>

@@ -3,12 +3,9 @@
  * by the official clients: v1 in a 2025-11-25 session, v2 pinned to 2026-07-28. Both clients
  * check each result against their own schema of the protocol, so a malformed content block fails.
  */
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import type { Gateway } from "../gateway.ts";
-import { PNG, type Stack, useStackWithGateway, waitFor } from "../testing.ts";
+import { connectLegacyClient, connectModernClient, PNG, type Stack, useStackWithGateway, waitFor } from "../testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
@@ -51,12 +48,7 @@ const expected = (doc: string) => [
 
 describe("prompts with rich content", () => {
   it("are served to the v1 client in a 2025-11-25 session", async () => {
-    const client = new LegacyClient({ name: "prompts-test", version: "1" });
-    await client.connect(
-      new LegacyTransport(new URL(`${gateway.url}${stack.mcpPath}`), {
-        requestInit: { headers: { "x-atrium-key": stack.apiKey } },
-      }),
-    );
+    const client = await connectLegacyClient(`${gateway.url}${stack.mcpPath}`, stack.apiKey);
     try {
       const prompt = await client.getPrompt({ name: "show", arguments: { doc: "docs://pets/7" } });
       expect(prompt.messages).toEqual(expected("docs://pets/7"));
@@ -70,15 +62,7 @@ describe("prompts with rich content", () => {
   });
 
   it("are served to the v2 client at 2026-07-28", async () => {
-    const client = new ModernClient(
-      { name: "prompts-test", version: "1" },
-      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-    );
-    await client.connect(
-      new ModernTransport(new URL(`${gateway.url}${stack.mcpPath}`), {
-        requestInit: { headers: { "x-atrium-key": stack.apiKey } },
-      }),
-    );
+    const client = await connectModernClient(`${gateway.url}${stack.mcpPath}`, stack.apiKey);
     try {
       const prompt = await client.getPrompt({ name: "show", arguments: { doc: "file:///notes.txt" } });
       expect(prompt.messages).toEqual(expected("file:///notes.txt"));

@@ -1,0 +1,179 @@
+/**
+ * Change notifications through the official clients, driven by real changes to the control
+ * plane's records (REST API → change stream → gateway): the v1 client in a 2025-11-25 session
+ * (its GET stream, resources/subscribe and unsubscribe), the v2 client at 2026-07-28
+ * (subscriptions/listen with a filter). Notifications arrive in order on one stream, so a later
+ * one shows that an earlier one was not sent.
+ */
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { request } from "undici";
+import { describe, expect, it } from "vitest";
+import type { Gateway } from "../gateway.ts";
+import {
+  connectLegacyClient,
+  connectModernClient,
+  modernRequest,
+  type Stack,
+  useStackWithGateway,
+  waitFor,
+} from "../testing.ts";
+
+let stack: Stack;
+let gateway: Gateway;
+let resourcesId: string;
+let promptsId: string;
+
+useStackWithGateway(async (started) => {
+  ({ stack, gateway } = started);
+  const { admin } = stack.controlPlane;
+  resourcesId = (await admin.call("POST", "/api/v1/resources", resourcesBody("Adults only."))).body.id;
+  promptsId = (await admin.call("POST", "/api/v1/prompts", promptsBody("Hello"))).body.id;
+  await waitFor(
+    () => (gateway.registry.byId(stack.expositionId)?.exposition.prompts.length ?? 0) > 0,
+    "the resources and prompts",
+  );
+});
+
+const resourcesBody = (policy: string, extra: Record<string, unknown>[] = []) => ({
+  name: "docs",
+  serviceId: stack.serviceId,
+  resources: [{ uri: "docs://policy", name: "policy", mimeType: "text/plain", text: policy }, ...extra],
+});
+const promptsBody = (text: string) => ({
+  name: "prompts",
+  serviceId: stack.serviceId,
+  prompts: [{ name: "greet", messages: [{ role: "user", text }] }],
+});
+const put = (path: string, body: unknown) => stack.controlPlane.admin.call("PUT", path, body);
+let edits = 0;
+const editPolicy = () => put(`/api/v1/resources/${resourcesId}`, resourcesBody(`Adults only (${++edits}).`));
+const editPrompt = () => put(`/api/v1/prompts/${promptsId}`, promptsBody(`Hello (${++edits})`));
+
+/** Notifications a client received, by method. */
+function recorder() {
+  const seen: { method: string; params?: Record<string, unknown> }[] = [];
+  return {
+    seen,
+    record: (notification: { method: string; params?: unknown }) => {
+      seen.push({ method: notification.method, params: notification.params as Record<string, unknown> });
+    },
+    methods: () => seen.map((n) => n.method),
+    waitFor: (method: string, count = 1) =>
+      waitFor(() => seen.filter((n) => n.method === method).length >= count, `${count} × ${method}`),
+  };
+}
+
+describe("change notifications", () => {
+  it("reach a 2025-11-25 session's GET stream: list changes, and updates of subscribed resources only", async () => {
+    const client = await connectLegacyClient(`${gateway.url}${stack.mcpPath}`, stack.apiKey);
+    const got = recorder();
+    for (const schema of [
+      ResourceUpdatedNotificationSchema,
+      ResourceListChangedNotificationSchema,
+      PromptListChangedNotificationSchema,
+      ToolListChangedNotificationSchema,
+    ])
+      client.setNotificationHandler(schema, got.record);
+    try {
+      expect(client.getServerCapabilities()).toMatchObject({
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        tools: { listChanged: true },
+      });
+      // The client opens its GET stream in the background: edit until the stream hears of it.
+      await waitFor(async () => {
+        await editPrompt();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return got.methods().includes("notifications/prompts/list_changed");
+      }, "the session's stream to be open");
+
+      await client.subscribeResource({ uri: "docs://policy" });
+      await editPolicy();
+      await got.waitFor("notifications/resources/updated");
+      expect(got.seen.find((n) => n.method === "notifications/resources/updated")?.params).toEqual({
+        uri: "docs://policy",
+      });
+      // Only the text changed: the list is the same.
+      expect(got.methods()).not.toContain("notifications/resources/list_changed");
+
+      await put(
+        `/api/v1/resources/${resourcesId}`,
+        resourcesBody("Adults only.", [{ uri: "docs://faq", name: "faq", text: "Ask." }]),
+      );
+      await got.waitFor("notifications/resources/list_changed");
+
+      const created = await stack.controlPlane.admin.call("POST", "/api/v1/custom-tools", {
+        name: "extra",
+        serviceId: stack.serviceId,
+        tools: [{ name: "mark_sold", description: "Marks a pet sold", request: { method: "PATCH", path: "/pets/1" } }],
+      });
+      expect(created.status).toBe(201);
+      await got.waitFor("notifications/tools/list_changed");
+
+      await client.unsubscribeResource({ uri: "docs://policy" });
+      const updates = got.methods().filter((m) => m === "notifications/resources/updated").length;
+      const promptChanges = got.methods().filter((m) => m === "notifications/prompts/list_changed").length;
+      await editPolicy();
+      await editPrompt();
+      await got.waitFor("notifications/prompts/list_changed", promptChanges + 1);
+      expect(got.methods().filter((m) => m === "notifications/resources/updated")).toHaveLength(updates);
+
+      await expect(client.subscribeResource({ uri: "docs://nothing" })).rejects.toThrow(/Resource not found/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("reach a 2026-07-28 listen stream: acknowledged, filtered, each tagged with the listen request's id", async () => {
+    const client = await connectModernClient(`${gateway.url}${stack.mcpPath}`, stack.apiKey);
+    const got = recorder();
+    for (const method of [
+      "notifications/resources/updated",
+      "notifications/prompts/list_changed",
+      "notifications/tools/list_changed",
+    ] as const)
+      client.setNotificationHandler(method, got.record);
+    try {
+      expect(client.getServerCapabilities()).toMatchObject({ resources: { subscribe: true, listChanged: true } });
+      const subscription = await client.listen({ resourceSubscriptions: ["docs://policy"], toolsListChanged: true });
+      expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ["docs://policy"], toolsListChanged: true });
+      await editPrompt(); // not asked for
+      await editPolicy();
+      await got.waitFor("notifications/resources/updated");
+      expect(got.methods()).toEqual(["notifications/resources/updated"]);
+      expect(got.seen[0]?.params).toMatchObject({
+        uri: "docs://policy",
+        _meta: { "io.modelcontextprotocol/subscriptionId": expect.anything() },
+      });
+      await subscription.close();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a malformed listen filter, and a GET without a session, in words", async () => {
+    const url = `${gateway.url}${stack.mcpPath}`;
+    const bad = await request(
+      url,
+      modernRequest(
+        "subscriptions/listen",
+        { notifications: { toolsListChanged: "yes" } },
+        {
+          headers: { "x-atrium-key": stack.apiKey },
+        },
+      ),
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(((await bad.body.json()) as { error: { message: string } }).error.message).toBe(
+      "Invalid params: notifications.toolsListChanged must be a boolean",
+    );
+    const get = await request(url, { headers: { accept: "text/event-stream", "x-atrium-key": stack.apiKey } });
+    expect(get.statusCode).toBe(405);
+    await get.body.dump();
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * Change notifications on open streams. When the change stream brings a new version of an
+ * Exposition (registry.ts), each stream open on it is told what changed:
+ * `notifications/{tools,prompts,resources}/list_changed` for a list that differs, and
+ * `notifications/resources/updated` for a subscribed URI whose Resource record (its text, MIME
+ * type or backend path) differs.
+ *
+ * - 2025 sessions open a GET stream (one per session: a new one replaces the last); list changes
+ *   go to every session stream, `resources/updated` only for the URIs the session subscribed to
+ *   with `resources/subscribe`. A session's subscriptions are held by the replica that received
+ *   them, as its log level is (log-levels.ts): behind a balancer, the session's GET stream must
+ *   reach that replica to hear of them.
+ * - 2026-07-28 clients POST `subscriptions/listen`; its answer is a stream that stays open, opens
+ *   with `notifications/subscriptions/acknowledged`, carries only what the filter asked for, and
+ *   tags every notification with the listen request's id (`io.modelcontextprotocol/subscriptionId`).
+ *   When the gateway shuts down, the listen request is answered (a graceful end).
+ */
+import type { FastifyReply } from "fastify";
+import type { ServedExposition } from "../registry.ts";
+import { ERROR, type JsonRpcId, McpError, resultResponse } from "./protocol.ts";
+import { listResources, listResourceTemplates, resolveResource } from "./resources.ts";
+
+export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+/** Open streams one gateway holds; beyond, a new one is refused with 503. */
+export const MAX_STREAMS = 10_000;
+/** Resource subscriptions per session or listen request. */
+export const MAX_SUBSCRIBED_URIS = 100;
+/** Sessions whose subscriptions this replica remembers: beyond it, the longest unchanged is forgotten. */
+const MAX_SESSIONS = 10_000;
+/** A comment line this often keeps idle streams from being cut by proxies. */
+const KEEP_ALIVE_MS = 25_000;
+
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+/** A valid `subscriptions/listen`, returned by the modern era for the endpoint to open its stream. */
+export class ListenRequest {
+  readonly filter: SubscriptionFilter;
+  constructor(filter: SubscriptionFilter) {
+    this.filter = filter;
+  }
+}
+
+/** `subscriptions/listen`'s params checked: `notifications` with boolean flags and at most 100 URIs. */
+export function listenRequest(params: Record<string, unknown>): ListenRequest {
+  const given = params.notifications;
+  const invalid = (why: string) => new McpError(ERROR.invalidParams, `Invalid params: ${why}`, 400);
+  if (typeof given !== "object" || given === null || Array.isArray(given))
+    throw invalid("notifications must be an object (the subscription filter)");
+  const filter: SubscriptionFilter = {};
+  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) {
+    const value = (given as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (typeof value !== "boolean") throw invalid(`notifications.${key} must be a boolean`);
+    if (value) filter[key] = true;
+  }
+  const uris = (given as Record<string, unknown>).resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || uris.some((uri) => typeof uri !== "string"))
+      throw invalid("notifications.resourceSubscriptions must be an array of URIs");
+    if (uris.length > MAX_SUBSCRIBED_URIS)
+      throw invalid(`notifications.resourceSubscriptions takes at most ${MAX_SUBSCRIBED_URIS} URIs`);
+    filter.resourceSubscriptions = [...new Set(uris as string[])];
+  }
+  return new ListenRequest(filter);
+}
+
+interface Listener {
+  lists: { tools: boolean; prompts: boolean; resources: boolean };
+  /** The URIs it wants `resources/updated` for. */
+  uris(): Iterable<string>;
+  notify(method: string, params?: Record<string, unknown>): void;
+  /** Ends the stream; `graceful` answers a listen request first. */
+  end(graceful: boolean): void;
+}
+
+/** What differs between two versions of an Exposition, for the notifications it causes. */
+function listChanges(before: ServedExposition, after: ServedExposition) {
+  const differs = (of: (served: ServedExposition) => unknown) =>
+    JSON.stringify(of(before)) !== JSON.stringify(of(after));
+  return {
+    tools: differs((s) => s.toolset.tools),
+    prompts: differs((s) => s.exposition.prompts),
+    resources: differs((s) => [
+      listResources(s.exposition.resources),
+      listResourceTemplates(s.exposition.resourceTemplates),
+    ]),
+  };
+}
+
+const sourceOf = (served: ServedExposition, uri: string) =>
+  JSON.stringify(resolveResource(served.exposition.resources, served.templates, uri) ?? null);
+
+export class Subscriptions {
+  private readonly byExposition = new Map<string, Set<Listener>>();
+  private readonly sessionStreams = new Map<string, Listener>();
+  private readonly sessionUris = new Map<string, Set<string>>();
+  private open = 0;
+
+  /** `resources/subscribe` in a 2025 session: the URI must name a resource or match a template. */
+  subscribe(served: ServedExposition, sessionId: string, uri: unknown): void {
+    if (typeof uri !== "string" || !resolveResource(served.exposition.resources, served.templates, uri))
+      throw new McpError(ERROR.resourceNotFound, `Resource not found: ${String(uri)}`, 200, { uri });
+    const uris = this.sessionUris.get(sessionId) ?? new Set<string>();
+    if (!uris.has(uri) && uris.size >= MAX_SUBSCRIBED_URIS)
+      throw new McpError(ERROR.invalidParams, `A session subscribes to at most ${MAX_SUBSCRIBED_URIS} resources`);
+    uris.add(uri);
+    // Re-inserted at the end: the map's order is the order of last change.
+    this.sessionUris.delete(sessionId);
+    this.sessionUris.set(sessionId, uris);
+    if (this.sessionUris.size > MAX_SESSIONS) this.sessionUris.delete(this.sessionUris.keys().next().value as string);
+  }
+
+  unsubscribe(sessionId: string, uri: unknown): void {
+    if (typeof uri !== "string") throw new McpError(ERROR.invalidParams, "Invalid params: uri must be a string", 200);
+    this.sessionUris.get(sessionId)?.delete(uri);
+  }
+
+  /** An ended session: its subscriptions and stream go with it. */
+  forget(sessionId: string): void {
+    this.sessionUris.delete(sessionId);
+    this.sessionStreams.get(sessionId)?.end(false);
+  }
+
+  /** A 2025 session's GET stream: every list change, and updates of the URIs it subscribed to. */
+  openSessionStream(reply: FastifyReply, served: ServedExposition, sessionId: string): void {
+    this.sessionStreams.get(sessionId)?.end(false);
+    const stream = this.start(reply, served, {
+      lists: { tools: true, prompts: true, resources: true },
+      uris: () => this.sessionUris.get(sessionId) ?? [],
+      tag: {},
+      onEnd: () => {
+        if (this.sessionStreams.get(sessionId) === stream) this.sessionStreams.delete(sessionId);
+      },
+    });
+    this.sessionStreams.set(sessionId, stream);
+  }
+
+  /** A 2026-07-28 listen stream: acknowledged first, then what its filter asked for, each tagged with its id. */
+  openListenStream(reply: FastifyReply, served: ServedExposition, id: JsonRpcId, filter: SubscriptionFilter): void {
+    const stream = this.start(reply, served, {
+      lists: {
+        tools: filter.toolsListChanged === true,
+        prompts: filter.promptsListChanged === true,
+        resources: filter.resourcesListChanged === true,
+      },
+      uris: () => filter.resourceSubscriptions ?? [],
+      tag: { [SUBSCRIPTION_ID]: id },
+      answer: id,
+    });
+    stream.notify("notifications/subscriptions/acknowledged", { notifications: filter });
+  }
+
+  /** A new version of an Exposition (undefined `after`: it is no longer served). */
+  changed(before: ServedExposition | undefined, after: ServedExposition | undefined): void {
+    const id = (before ?? after)?.exposition.id;
+    const listeners = id === undefined ? undefined : this.byExposition.get(id);
+    if (!listeners || listeners.size === 0 || !before) return;
+    if (!after) {
+      for (const listener of [...listeners]) listener.end(false);
+      return;
+    }
+    const lists = listChanges(before, after);
+    for (const listener of listeners) {
+      if (lists.tools && listener.lists.tools) listener.notify("notifications/tools/list_changed");
+      if (lists.prompts && listener.lists.prompts) listener.notify("notifications/prompts/list_changed");
+      if (lists.resources && listener.lists.resources) listener.notify("notifications/resources/list_changed");
+      for (const uri of listener.uris())
+        if (sourceOf(before, uri) !== sourceOf(after, uri)) listener.notify("notifications/resources/updated", { uri });
+    }
+  }
+
+  /** Ends every stream (the gateway is closing); listen requests get their answer. */
+  close(): void {
+    for (const listeners of this.byExposition.values()) for (const listener of [...listeners]) listener.end(true);
+  }
+
+  private start(
+    reply: FastifyReply,
+    served: ServedExposition,
+    options: {
+      lists: Listener["lists"];
+      uris: () => Iterable<string>;
+      /** `_meta` of every notification. */
+      tag: Record<string, unknown>;
+      /** The listen request's id, answered on a graceful end. */
+      answer?: JsonRpcId;
+      onEnd?: () => void;
+    },
+  ): Listener {
+    if (this.open >= MAX_STREAMS)
+      throw new McpError(ERROR.internal, "This gateway holds too many notification streams; retry later", 503);
+    const expositionId = served.exposition.id;
+    const raw = reply.raw;
+    reply.hijack();
+    raw.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    });
+    const write = (message: unknown) => {
+      if (!raw.destroyed) raw.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    };
+    const keepAlive = setInterval(() => raw.destroyed || raw.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+    keepAlive.unref();
+    let ended = false;
+    const listener: Listener = {
+      lists: options.lists,
+      uris: options.uris,
+      notify: (method, params = {}) => {
+        const meta = Object.keys(options.tag).length > 0 ? { _meta: options.tag } : {};
+        write({ jsonrpc: "2.0", method, params: { ...params, ...meta } });
+      },
+      end: (graceful) => {
+        if (ended) return;
+        ended = true;
+        clearInterval(keepAlive);
+        this.open -= 1;
+        const listeners = this.byExposition.get(expositionId);
+        listeners?.delete(listener);
+        if (listeners?.size === 0) this.byExposition.delete(expositionId);
+        options.onEnd?.();
+        if (graceful && options.answer !== undefined)
+          write(resultResponse(options.answer, { _meta: options.tag, resultType: "complete" }));
+        if (!raw.destroyed) raw.end();
+      },
+    };
+    this.open += 1;
+    const listeners = this.byExposition.get(expositionId) ?? new Set<Listener>();
+    listeners.add(listener);
+    this.byExposition.set(expositionId, listeners);
+    raw.on("close", () => listener.end(false));
+    return listener;
+  }
+}
