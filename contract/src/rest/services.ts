@@ -40,8 +40,10 @@ export const serviceView = z.object({
   openapiVersion: z.string(),
   servers: z.array(z.string()),
   operationCount: z.number(),
+  // A default: an older control plane's answers lack it (the CLI and the operator parse them with this schema).
   importWarnings: z
     .array(importWarning)
+    .default([])
     .describe(
       "What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas.",
     ),

@@ -4973,7 +4973,10 @@ export interface paths {
                                 createdAt: string;
                                 description?: string;
                                 id: string;
-                                /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                                /**
+                                 * @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas.
+                                 * @default []
+                                 */
                                 importWarnings: {
                                     /**
                                      * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
@@ -5058,7 +5061,10 @@ export interface paths {
                             createdAt: string;
                             description?: string;
                             id: string;
-                            /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                            /**
+                             * @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas.
+                             * @default []
+                             */
                             importWarnings: {
                                 /**
                                  * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
@@ -5132,7 +5138,10 @@ export interface paths {
                             createdAt: string;
                             description?: string;
                             id: string;
-                            /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                            /**
+                             * @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas.
+                             * @default []
+                             */
                             importWarnings: {
                                 /**
                                  * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
@@ -5223,7 +5232,10 @@ export interface paths {
                             createdAt: string;
                             description?: string;
                             id: string;
-                            /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                            /**
+                             * @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas.
+                             * @default []
+                             */
                             importWarnings: {
                                 /**
                                  * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
@@ -5336,7 +5348,10 @@ export interface paths {
                             createdAt: string;
                             description?: string;
                             id: string;
-                            /** @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas. */
+                            /**
+                             * @description What the last import of the document changed so that every JSON Schema validator compiles its tools' schemas.
+                             * @default []
+                             */
                             importWarnings: {
                                 /**
                                  * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
