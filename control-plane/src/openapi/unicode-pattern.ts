@@ -53,6 +53,7 @@ const posixClasses: Record<string, string> = {
   print: " -~",
   graph: "!-~",
 };
+const lookahead = 256;
 const quantifierPattern = /^(?:[*+?]|\{(\d+)(,(\d*))?\})/;
 
 /** One piece the rewriter emitted that a quantifier may follow: where it starts in the output. */
@@ -81,6 +82,14 @@ class Rewriter {
     }
   }
 
+  /**
+   * What follows, as far as any construct looks ahead (a group name, a property name): a bounded
+   * window, so a long pattern costs linear time, not a copy of its rest at every character.
+   */
+  private rest(): string {
+    return this.source.slice(this.at, this.at + lookahead);
+  }
+
   private peek(offset = 0): string {
     return this.source[this.at + offset] ?? "";
   }
@@ -92,7 +101,7 @@ class Rewriter {
 
   private term(): void {
     const c = this.peek();
-    const quantifier = quantifierPattern.exec(this.source.slice(this.at));
+    const quantifier = quantifierPattern.exec(this.rest());
     if (quantifier && this.last) {
       this.quantify(quantifier);
       return;
@@ -158,7 +167,7 @@ class Rewriter {
 
   private openGroup(): void {
     const start = this.out.length;
-    const rest = this.source.slice(this.at);
+    const rest = this.rest();
     if (!rest.startsWith("?")) {
       this.groups.push({ start, assertion: false });
       this.out += "(";
@@ -229,14 +238,14 @@ class Rewriter {
       this.changes.add("a stray \\E is removed");
       return;
     }
-    const groupName = /^k<[A-Za-z_$][\w$]*>/.exec(this.source.slice(this.at));
+    const groupName = /^k<[A-Za-z_$][\w$]*>/.exec(this.rest());
     if (groupName) {
       this.at += groupName[0].length;
       this.emit(`\\${groupName[0]}`);
       return;
     }
-    if (c === "k" && /^k[{']/.test(this.source.slice(this.at))) {
-      const name = /^k(?:\{(\w+)\}|'(\w+)')/.exec(this.source.slice(this.at));
+    if (c === "k" && /^k[{']/.test(this.rest())) {
+      const name = /^k(?:\{(\w+)\}|'(\w+)')/.exec(this.rest());
       if (!name) throw new NoEquivalent("a \\k backreference without a name");
       this.at += name[0].length;
       this.changes.add("\\k{name} is written \\k<name>");
@@ -244,7 +253,7 @@ class Rewriter {
       return;
     }
     if (/[1-9]/.test(c)) {
-      const digits = /^\d+/.exec(this.source.slice(this.at))?.[0] ?? c;
+      const digits = /^\d+/.exec(this.rest())?.[0] ?? c;
       this.at += digits.length;
       this.emit(`\\${digits}`);
       return;
@@ -255,7 +264,7 @@ class Rewriter {
   /** An escape valid both in and out of a class, after its backslash: its ECMAScript Unicode-mode spelling. */
   private commonEscape(inClass: boolean): string {
     const c = this.peek();
-    const rest = this.source.slice(this.at);
+    const rest = this.rest();
     this.at++;
     if (syntaxCharacters.has(c) || classEscapes.has(c) || controlEscapes.has(c)) return `\\${c}`;
     if (c === "-" && inClass) return "\\-";
@@ -340,7 +349,7 @@ class Rewriter {
       let item: string;
       let isClassEscape = false;
       if (c === "[" && this.peek() === ":") {
-        const posix = /^:([a-z]+):\]/.exec(this.source.slice(this.at));
+        const posix = /^:([a-z]+):\]/.exec(this.rest());
         const ranges = posix ? posixClasses[posix[1] ?? ""] : undefined;
         if (!posix || ranges === undefined) throw new NoEquivalent("an unknown POSIX class [:…:]");
         this.at += posix[0].length;
@@ -357,7 +366,7 @@ class Rewriter {
           item = this.commonEscape(true);
         }
       } else if (c === "-") {
-        const next = this.source.slice(this.at);
+        const next = this.rest();
         const nextIsClass = /^\\[dDwWsSpP]|^\[:/.test(next);
         if ((previousWasClassEscape || nextIsClass) && next[0] !== "]") {
           this.changes.add("a - beside a class escape is escaped");
