@@ -580,6 +580,26 @@ describe("importOpenApi: syntax and validation errors", () => {
     expect(accepted.warnings).toEqual([]);
   });
 
+  it("keeps the first 100 pattern warnings: every answer about the Service carries them", async () => {
+    const parameters = Array.from({ length: 150 }, (_, index) => ({
+      name: `q${index}`,
+      in: "query",
+      schema: { type: "string", pattern: "^\\_$" },
+    }));
+    const document = await importOpenApi({
+      text: JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        paths: { "/a": { get: { parameters, responses: { "200": { description: "ok" } } } } },
+      }),
+    });
+    expect(document.operations[0]?.parameters.map((parameter) => parameter.schema.pattern)).toEqual(
+      parameters.map(() => "^_$"),
+    );
+    expect(document.warnings).toHaveLength(100);
+    expect(document.warnings[99]?.location?.pointer).toBe("/paths/~1a/get/parameters/99/schema/pattern");
+  });
+
   it("rewrites patternProperties names; one with no equivalent is dropped with additionalProperties", async () => {
     const schema = {
       type: "object",

@@ -21,7 +21,7 @@
  * JSON Schema validators compile them in (unicode-pattern.ts); one with no equivalent there is
  * dropped and the schema's description says so (a `patternProperties` entry takes the schema's
  * `additionalProperties` and `unevaluatedProperties` with it, which would now refuse what it
- * described). Each rewrite and drop is a warning of the import.
+ * described). Each rewrite and drop is a warning of the import (the first `maxImportWarnings`).
  */
 
 import {
@@ -32,6 +32,7 @@ import {
 import type { ImportWarning } from "@atrium/contract/rest";
 import { describeLocation, emptyEnum, invalidPattern, invalidSchema, schemasTooLarge, selfApplied } from "./errors.ts";
 import { childPointer, refToPointer } from "./json-pointer.ts";
+import { maxImportWarnings } from "./limits.ts";
 import type { Locate } from "./locate.ts";
 import { schemaProblem } from "./meta-schema.ts";
 import { copyJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "./plain-json.ts";
@@ -132,7 +133,7 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
   const notes = new WeakMap<JsonObject, string>();
   const warn = (warning: ImportWarning): void => {
     const key = `${warning.code}\u0000${warning.location?.pointer}`;
-    if (warned.has(key)) return;
+    if (warned.has(key) || warnings.length >= maxImportWarnings) return;
     warned.add(key);
     warnings.push(warning);
   };

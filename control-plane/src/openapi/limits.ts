@@ -14,6 +14,8 @@ export const maxDocumentDepth = 128;
 export const maxValidationNodes = 2_000_000;
 /** Nodes of the stored operations: every schema with its `$defs`, and the `x-` extensions. */
 export const maxSchemaNodes = 2_000_000;
+/** Import warnings kept with a Service (the first ones, in document order): every answer about it carries them. */
+export const maxImportWarnings = 100;
 /** Wall-clock time one import may take in its worker thread (parse, validate, normalize). */
 // A 10 MiB document takes a few seconds on an idle core; the budget leaves room for a busy machine.
 export const defaultImportBudgetMs = 60_000;
