@@ -27,10 +27,27 @@ export type McpTool = {
   annotations?: ToolAnnotations;
 };
 
-export type TextContent = { type: "text"; text: string };
-export type ImageContent = { type: "image"; data: string; mimeType: string };
-export type AudioContent = { type: "audio"; data: string; mimeType: string };
-export type ContentBlock = TextContent | ImageContent | AudioContent;
+/** Fields every content block may carry; the gateway passes them on from declared content only (content.ts). */
+type BlockExtras = { annotations?: Record<string, unknown>; _meta?: Record<string, unknown> };
+export type TextContent = { type: "text"; text: string } & BlockExtras;
+export type ImageContent = { type: "image"; data: string; mimeType: string } & BlockExtras;
+export type AudioContent = { type: "audio"; data: string; mimeType: string } & BlockExtras;
+/** A document in the result: its URI, type, and text or base64 `blob`. */
+export type ResourceContents = { uri: string; mimeType?: string; _meta?: Record<string, unknown> } & (
+  | { text: string }
+  | { blob: string }
+);
+export type EmbeddedResource = { type: "resource"; resource: ResourceContents } & BlockExtras;
+export type ResourceLink = {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+} & BlockExtras;
+export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
 export type CallToolResult = {
   content: ContentBlock[];

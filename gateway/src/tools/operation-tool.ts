@@ -20,6 +20,9 @@
  *
  * `outputSchema` is published only when the first 2xx response is JSON whose schema's root is
  * `type: "object"` and compiles as written; results are then made to conform (result.ts).
+ *
+ * An operation marked `x-mcp-content: true` answers its own MCP content blocks (a JSON array,
+ * content.ts): its results carry no `structuredContent`, so it publishes no `outputSchema`.
  */
 import { setOwn } from "@atrium/contract/json-schema";
 import { methodAnnotations, overrideAnnotations } from "./annotations.ts";
@@ -69,7 +72,8 @@ export function compileOperationTool(operation: Operation, name: string, validat
     (problem) => validators.warnings.push(`tool ${name}: ${problem}`),
   );
 
-  const output = outputSchemaOf(operation, name, validators);
+  const declaredContent = declaresContent(operation, name, validators);
+  const output = declaredContent ? undefined : outputSchemaOf(operation, name, validators);
   const tool: McpTool = {
     name,
     ...(operation.summary ? { title: operation.summary } : {}),
@@ -96,7 +100,9 @@ export function compileOperationTool(operation: Operation, name: string, validat
     buildRequest: request.build,
     toResult: output
       ? (response, options) => conformingResult(toolResult(response, options), output.validate)
-      : toolResult,
+      : declaredContent
+        ? (response, options) => toolResult(response, { ...options, declaredContent })
+        : toolResult,
     ...(paramHeaders.length > 0 ? { paramHeaders } : {}),
   };
   return {
@@ -171,6 +177,14 @@ function describeOperation(
   if (parts.length === 0) parts.push(`${operation.method} ${operation.path}`);
   if (operation.deprecated) parts.push("Deprecated.");
   return parts.join("\n\n");
+}
+
+/** Whether the operation's JSON answer is an MCP content array; a value other than a boolean is ignored, with a warning. */
+function declaresContent(operation: Operation, name: string, validators: ValidatorCompiler): boolean {
+  const marked = operation.extensions["x-mcp-content"];
+  if (marked === undefined || typeof marked === "boolean") return marked === true;
+  validators.warnings.push(`tool ${name}: x-mcp-content must be true or false, not ${JSON.stringify(marked)}: ignored`);
+  return false;
 }
 
 function outputSchemaOf(

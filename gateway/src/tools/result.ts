@@ -7,10 +7,19 @@
  * - `image/*` (not SVG, which is text) and `audio/*`: an image / audio block, base64;
  * - text (`text/*`, XML, YAML, JavaScript, form data, or unlabelled bytes that are valid UTF-8): text;
  * - other bytes: a text block saying `N bytes of <type>`; the bytes are not sent, as a model
- *   cannot read them and clients render few embedded types.
+ *   cannot read them and clients render few embedded types;
+ * - `multipart/mixed`: one block per part (multipart.ts), at most MAX_CONTENT_BLOCKS (a text
+ *   block after them says how many were left out). A part with an absolute `Content-Location` is
+ *   an embedded resource at that URI; otherwise images and audio are image / audio blocks, text
+ *   types (JSON included) are text, and other types are embedded resources (base64 `blob`, URI
+ *   `cid:<Content-ID>`, or `cid:part-<n>` when the part has none). The first JSON part gives
+ *   `structuredContent` by the rules of a JSON answer. A malformed body is a tool error;
+ * - JSON of an operation marked `x-mcp-content: true` (ResultOptions.declaredContent): the array
+ *   of MCP content blocks it holds, checked by content.ts, with no `structuredContent`; an
+ *   answer that is not such an array is a tool error that says why.
  * A body over `maxBytes` is cut at a character boundary and ends with
  * `…[truncated: <size> bytes, showing the first <shown>]`; a cut JSON body is text only, never
- * `structuredContent`. An image or audio body over the limit is replaced by a text notice.
+ * `structuredContent`. An image, audio or multipart body over the limit is replaced by a text notice.
  *
  * A JSON body nested deeper than MAX_ANSWER_DEPTH is not passed on: an error result
  * says so.
@@ -30,7 +39,9 @@ import { isUtf8 } from "node:buffer";
 import { STATUS_CODES } from "node:http";
 import { nestsDeeperThan } from "@atrium/contract/json-depth";
 import { isJsonMediaType, mediaTypeOf } from "./body.ts";
+import { contentArrayOf, MAX_CONTENT_BLOCKS } from "./content.ts";
 import type { CallToolResult, ContentBlock } from "./mcp.ts";
+import { boundaryOf, type MimePart, splitMultipart } from "./multipart.ts";
 import { isPlainObject } from "./schema.ts";
 
 export type BackendResponse = {
@@ -47,6 +58,8 @@ export type ResultOptions = {
   maxBytes: number;
   /** Response headers copied into `_meta` (case-insensitive). */
   forwardHeaders?: string[];
+  /** The operation declares its JSON answer an array of MCP content blocks (`x-mcp-content: true`). */
+  declaredContent?: boolean;
 };
 
 /** A backend answer as the mapping reads it: `cut` when the body holds only its first bytes. */
@@ -60,6 +73,18 @@ export const MAX_ANSWER_DEPTH = 128;
 
 const textMediaType = /^(?:text\/|application\/(?:[\w.+-]*\+)?(?:xml|yaml|x-yaml|javascript|ecmascript|graphql|sql)$)/;
 const textMediaTypes = new Set(["application/x-www-form-urlencoded", "image/svg+xml", "application/x-ndjson"]);
+const MULTIPART_MIXED = "multipart/mixed";
+const absoluteUri = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+function isTextMediaType(mediaType: string): boolean {
+  return isJsonMediaType(mediaType) || textMediaType.test(mediaType) || textMediaTypes.has(mediaType);
+}
+
+/** The MCP block kind of a media type sent as base64 data (SVG is text). */
+function mediaKind(mediaType: string): "image" | "audio" | undefined {
+  if (mediaType.startsWith("image/") && mediaType !== "image/svg+xml") return "image";
+  return mediaType.startsWith("audio/") ? "audio" : undefined;
+}
 
 export function statusLine(status: number): string {
   const reason = STATUS_CODES[status];
@@ -82,11 +107,18 @@ export function toolResult(response: BackendResponse, options: ResultOptions): C
 function mapSuccess(answer: Answer, options: ResultOptions): CallToolResult {
   const { status, body, cut, contentType, mediaType } = answer;
   if (body.length === 0) return { content: [{ type: "text", text: statusLine(status) }] };
-  if (isJsonMediaType(mediaType) && !cut && body.length <= options.maxBytes) {
+  const whole = !cut && body.length <= options.maxBytes;
+  if (whole && mediaType === MULTIPART_MIXED) {
+    const mixed = mixedContent(answer);
+    if (!("problem" in mixed)) return mixed;
+    return { content: [{ type: "text", text: `${statusLine(status)}\n${mixed.problem}` }], isError: true };
+  }
+  if (isJsonMediaType(mediaType) && whole) {
     const text = decodeText(body, contentType);
     // Deeper values would overflow the stack of the validators and serializers that walk them.
     if (nestsDeeperThan(text, MAX_ANSWER_DEPTH)) return tooDeepResult(status);
     const value = parseJson(text);
+    if (options.declaredContent) return declaredContentResult(status, value);
     if (value !== undefined) {
       return {
         content: [{ type: "text", text }],
@@ -101,6 +133,14 @@ function mapSuccess(answer: Answer, options: ResultOptions): CallToolResult {
 function mapFailure(answer: Answer, options: ResultOptions): CallToolResult {
   const head = statusLine(answer.status);
   if (answer.body.length === 0) return { content: [{ type: "text", text: head }], isError: true };
+  if (answer.mediaType === MULTIPART_MIXED && !answer.cut && answer.body.length <= options.maxBytes) {
+    const mixed = mixedContent(answer);
+    const content: ContentBlock[] =
+      "problem" in mixed
+        ? [{ type: "text", text: `${head}\n${mixed.problem}` }]
+        : [{ type: "text", text: head }, ...mixed.content];
+    return { content, isError: true };
+  }
   const block = bodyBlock(answer, options.maxBytes);
   const content: ContentBlock[] =
     block.type === "text" ? [{ type: "text", text: `${head}\n${block.text}` }] : [{ type: "text", text: head }, block];
@@ -109,22 +149,15 @@ function mapFailure(answer: Answer, options: ResultOptions): CallToolResult {
 
 /** The body as one content block, cut to `maxBytes`; `cut`: the body already is a prefix of a longer one. */
 function bodyBlock({ body, cut, contentType, mediaType }: Answer, maxBytes: number): ContentBlock {
-  const kind =
-    mediaType.startsWith("image/") && mediaType !== "image/svg+xml"
-      ? "image"
-      : mediaType.startsWith("audio/")
-        ? "audio"
-        : undefined;
-  if (kind) {
-    if (cut || body.length > maxBytes) {
-      const size = cut ? `More than ${body.length}` : `${body.length}`;
-      return { type: "text", text: `${size} bytes of ${mediaType}, over the size limit: not included` };
-    }
-    return { type: kind, data: body.toString("base64"), mimeType: mediaType };
+  const kind = mediaKind(mediaType);
+  // Base64 data and MIME framing are useless cut: past the limit, a notice replaces them.
+  if ((kind || mediaType === MULTIPART_MIXED) && (cut || body.length > maxBytes)) {
+    const size = cut ? `More than ${body.length}` : `${body.length}`;
+    return { type: "text", text: `${size} bytes of ${mediaType}, over the size limit: not included` };
   }
+  if (kind) return { type: kind, data: body.toString("base64"), mimeType: mediaType };
   const shown = cut || body.length > maxBytes ? utf8Prefix(body, maxBytes) : body;
-  const isText =
-    isJsonMediaType(mediaType) || textMediaType.test(mediaType) || textMediaTypes.has(mediaType) || isUtf8(shown);
+  const isText = isTextMediaType(mediaType) || isUtf8(shown);
   const size = cut ? `more than ${body.length}` : `${body.length}`;
   if (!isText) return { type: "text", text: `${size} bytes of ${mediaType || "application/octet-stream"}` };
   const text = decodeText(shown, contentType);
@@ -132,6 +165,59 @@ function bodyBlock({ body, cut, contentType, mediaType }: Answer, maxBytes: numb
     type: "text",
     text: shown === body && !cut ? text : `${text}\n…[truncated: ${size} bytes, showing the first ${shown.length}]`,
   };
+}
+
+/** A whole multipart/mixed answer as content blocks (see the module comment), or why it cannot be read. */
+function mixedContent(answer: Answer): CallToolResult | { problem: string } {
+  const boundary = boundaryOf(answer.contentType);
+  const split = boundary
+    ? splitMultipart(answer.body, boundary)
+    : { problem: "its Content-Type has no boundary parameter" };
+  if ("problem" in split) return { problem: `The backend's multipart/mixed answer is malformed: ${split.problem}.` };
+  const { parts } = split;
+  if (parts.length === 0) return { content: [{ type: "text", text: statusLine(answer.status) }] };
+  const kept = parts.length > MAX_CONTENT_BLOCKS ? parts.slice(0, MAX_CONTENT_BLOCKS) : parts;
+  const result: CallToolResult = { content: kept.map(partBlock) };
+  if (kept.length < parts.length) {
+    result.content.push({
+      type: "text",
+      text: `…[${parts.length} parts: the first ${MAX_CONTENT_BLOCKS} are shown]`,
+    });
+  }
+  const json = kept.find((part) => isJsonMediaType(mediaTypeOf(part.headers["content-type"] ?? "")));
+  const text = json ? decodeText(json.body, json.headers["content-type"] ?? "") : undefined;
+  // A value too deep for the validators stays text only.
+  const value = text && !nestsDeeperThan(text, MAX_ANSWER_DEPTH) ? parseJson(text) : undefined;
+  if (value !== undefined) result.structuredContent = isPlainObject(value) ? value : { result: value };
+  return result;
+}
+
+function partBlock(part: MimePart, index: number): ContentBlock {
+  const contentType = part.headers["content-type"] ?? "text/plain";
+  const mediaType = mediaTypeOf(contentType) || "text/plain";
+  const location = part.headers["content-location"];
+  const kind = mediaKind(mediaType);
+  const isText = !kind && isTextMediaType(mediaType);
+  if (!location || !absoluteUri.test(location)) {
+    if (kind) return { type: kind, data: part.body.toString("base64"), mimeType: mediaType };
+    if (isText) return { type: "text", text: decodeText(part.body, contentType) };
+  }
+  const contentId = part.headers["content-id"]?.replace(/^<|>$/g, "");
+  const uri = location && absoluteUri.test(location) ? location : `cid:${contentId || `part-${index + 1}`}`;
+  return {
+    type: "resource",
+    resource: isText
+      ? { uri, mimeType: mediaType, text: decodeText(part.body, contentType) }
+      : { uri, mimeType: mediaType, blob: part.body.toString("base64") },
+  };
+}
+
+/** The result of a JSON answer the operation declares an array of MCP content blocks. */
+function declaredContentResult(status: number, value: unknown): CallToolResult {
+  const declared = contentArrayOf(value);
+  if ("content" in declared) return { content: declared.content };
+  const text = `${statusLine(status)}\nThe backend's answer is declared an MCP content array (x-mcp-content), but ${declared.problem}.`;
+  return { content: [{ type: "text", text }], isError: true };
 }
 
 /** The first `max` bytes at most, ending before a UTF-8 sequence that they would cut in two. */
