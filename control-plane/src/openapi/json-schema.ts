@@ -253,8 +253,13 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
         for (const [name, subschema] of Object.entries(value)) {
           const nameAt = childPointer(at, name);
           const pattern = unicodePattern(name, nameAt, dropNotes);
-          if (pattern === undefined) droppedPatternProperty = true;
-          else setOwn(map, pattern, convertNode(subschema, context, nameAt, applied));
+          if (pattern === undefined) {
+            droppedPatternProperty = true;
+            continue;
+          }
+          const converted = convertNode(subschema, context, nameAt, applied);
+          // Two names may be written alike (`^x\-` and `^x-`): a property they match meets both schemas.
+          setOwn(map, pattern, Object.hasOwn(map, pattern) ? { allOf: [map[pattern] ?? true, converted] } : converted);
         }
         setOwn(out, keyword, map);
       } else if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword) || SUBSCHEMA_LIST_KEYWORDS.has(keyword)) {
