@@ -14,8 +14,11 @@
  * looks for come from the gateway, about real backend calls: `test_tool_with_progress`'s backend
  * is slow, so the gateway (whose progress threshold the fixture sets to PROGRESS_AFTER_MS) sends
  * progress while it waits; `test_tool_with_logging`'s log messages are the gateway's account of
- * its call. Tools whose scenario needs what a backend HTTP call cannot express (server-to-client
- * requests, embedded resources) still exist, so that those scenarios fail on the missing
+ * its call. Mixed content and embedded resources are the backend's own answers:
+ * `test_multiple_content_types` answers multipart/mixed (text, a PNG, a JSON document at a
+ * Content-Location), `test_embedded_resource` a JSON array of MCP content blocks its operation
+ * declares with `x-mcp-content: true`. Tools whose scenario needs what a backend HTTP call cannot
+ * express (server-to-client requests) still exist, so that those scenarios fail on the missing
  * capability and not on an unknown tool name; see expected-failures-*.yml.
  */
 import { randomBytes } from "node:crypto";
@@ -62,7 +65,29 @@ export const TEXTS = {
   error: "This tool intentionally returns an error for testing",
   staticText: "This is the content of the static text resource.",
   embedded: "This is an embedded resource content.",
+  mixed: "Multiple content types test:",
 } as const;
+
+/** The boundary of `test_multiple_content_types`' multipart/mixed answer. */
+const MIXED_BOUNDARY = "conformance-mixed";
+
+/** `test_multiple_content_types`' answer: text, an image, and a JSON document at a URI (an embedded resource). */
+function mixedContentBody(): Buffer {
+  const part = (headers: string, body: string | Buffer) => [
+    Buffer.from(`--${MIXED_BOUNDARY}\r\n${headers}\r\n\r\n`),
+    Buffer.from(body),
+    Buffer.from("\r\n"),
+  ];
+  return Buffer.concat([
+    ...part("Content-Type: text/plain; charset=utf-8", TEXTS.mixed),
+    ...part("Content-Type: image/png", RED_PIXEL_PNG),
+    ...part(
+      "Content-Type: application/json\r\nContent-Location: test://mixed-content-resource",
+      JSON.stringify({ test: "data", value: 123 }),
+    ),
+    Buffer.from(`--${MIXED_BOUNDARY}--\r\n`),
+  ]);
+}
 
 /** A GET operation without parameters: operationId = tool name. */
 const plainGet = (operationId: string, summary: string, contentType: string) => ({
@@ -92,8 +117,17 @@ export const CONFORMANCE_OPENAPI = {
     "/image": plainGet("test_image_content", "Returns a PNG image", "image/png"),
     "/audio": plainGet("test_audio_content", "Returns a WAV recording", "audio/wav"),
     "/error": plainGet("test_error_handling", "Always fails", "text/plain"),
-    "/embedded-resource": plainGet("test_embedded_resource", "Returns a text document", "text/plain"),
-    "/multiple-content-types": plainGet("test_multiple_content_types", "Returns JSON", "application/json"),
+    "/embedded-resource": {
+      get: {
+        ...plainGet("test_embedded_resource", "Returns a text document as an MCP resource", "application/json").get,
+        "x-mcp-content": true,
+      },
+    },
+    "/multiple-content-types": plainGet(
+      "test_multiple_content_types",
+      "Returns text, an image and a JSON document",
+      "multipart/mixed",
+    ),
     "/tool-with-logging": plainGet("test_tool_with_logging", "Runs for ~100 ms", "text/plain"),
     "/tool-with-progress": plainGet("test_tool_with_progress", `Runs for ~${SLOW_BACKEND_MS} ms`, "text/plain"),
     "/sampling": getWithQuery("test_sampling", "Echoes a prompt", ["prompt"]),
@@ -248,10 +282,12 @@ export async function startConformanceBackend(): Promise<FixtureBackend> {
         return send(res, 200, "audio/wav", wav);
       case "/error":
         return send(res, 500, "text/plain; charset=utf-8", TEXTS.error);
-      case "/embedded-resource":
-        return send(res, 200, "text/plain; charset=utf-8", TEXTS.embedded);
+      case "/embedded-resource": {
+        const resource = { uri: "test://embedded-resource", mimeType: "text/plain", text: TEXTS.embedded };
+        return send(res, 200, "application/json", JSON.stringify([{ type: "resource", resource }]));
+      }
       case "/multiple-content-types":
-        return send(res, 200, "application/json", JSON.stringify({ test: "data", value: 123 }));
+        return send(res, 200, `multipart/mixed; boundary=${MIXED_BOUNDARY}`, mixedContentBody());
       case "/tool-with-logging":
         return later(100, () => send(res, 200, "text/plain; charset=utf-8", "Tool execution completed"));
       case "/tool-with-progress":
