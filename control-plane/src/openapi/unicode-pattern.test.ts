@@ -1,3 +1,5 @@
+import { fuzzParameters } from "@atrium/reliability/fuzz";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toUnicodePattern } from "./unicode-pattern.ts";
 
@@ -89,5 +91,64 @@ describe("toUnicodePattern", () => {
     expect(dropped("(")).toBe("Unterminated group");
     expect(dropped("a**")).toBe("Nothing to repeat");
     expect(dropped("\\")).toBe("it ends with a lone backslash");
+  });
+
+  it("keeps the meaning: generated patterns match what they matched in ECMAScript without the u flag", () => {
+    // Pieces whose meaning ECMAScript without `u` (Annex B) shares with the other dialects.
+    const piece = fc.constantFrom(
+      "a",
+      "b",
+      "-",
+      ".",
+      "_",
+      "\\_",
+      "\\-",
+      "\\#",
+      "\\@",
+      "[\\w-.]",
+      "[a\\_\\-]",
+      "[.-\\d]",
+      "{",
+      "}",
+      "]",
+      "(?=a)+",
+      "(?!b)*",
+      "(?!\\.)?",
+      "\\d",
+      "x{2}",
+      "(a|b)",
+      "^",
+      "$",
+      "+",
+      "*",
+    );
+    const samples = fc.array(
+      fc.string({ unit: fc.constantFrom("a", "b", "x", "_", "-", ".", "#", "@", "1", "{", "}", "]") }),
+      {
+        minLength: 1,
+        maxLength: 8,
+      },
+    );
+    const { numRuns, seed } = fuzzParameters(2_000);
+    let compared = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), samples, (pieces, inputs) => {
+        const pattern = pieces.join("");
+        let before: RegExp;
+        try {
+          before = new RegExp(pattern);
+        } catch {
+          return; // not a pattern in any of these dialects
+        }
+        const result = toUnicodePattern(pattern);
+        expect(result.kind, pattern).not.toBe("dropped");
+        const after = new RegExp(result.kind === "rewritten" ? result.pattern : pattern, "u");
+        for (const input of inputs)
+          expect([pattern, input, after.test(input)]).toEqual([pattern, input, before.test(input)]);
+        compared++;
+      }),
+      { numRuns, seed },
+    );
+    expect(compared).toBeGreaterThan(numRuns / 4);
   });
 });
