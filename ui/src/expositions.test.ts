@@ -3,9 +3,11 @@
  * (gateway/src/testing.ts): a real control plane (in-memory PGlite) serving the built bundle, whose
  * CSP lets the page connect to the gateway; a real gateway allowing the control plane's origin
  * (CORS); the fixture pet store behind it. Publishing a plan (and a refused name), the endpoint
- * and the client configurations; then the playground: a wrong API key, the tools with their hints,
- * getPet in both eras, an isError result; and an OAuth plan's endpoint called with a bearer token
- * minted by a real authorization server (oidc-provider).
+ * and the client configurations; an Exposition changed in place (a name already taken refused in
+ * words) and deleted behind a confirmation; then the playground: a wrong API key, the tools with
+ * their hints, getPet in both eras with the backend's status, an isError result; the Service's
+ * resources read and its prompts got with their arguments, in both eras; and an OAuth plan's
+ * endpoint called with a bearer token minted by a real authorization server (oidc-provider).
  */
 import { freePort } from "@atrium/control-plane/testing";
 import type { Gateway } from "@atrium/gateway";
@@ -50,7 +52,7 @@ async function openExpositions(page: Page): Promise<void> {
 async function listTools(page: Page, options: { key: string; era?: string }): Promise<void> {
   if (options.era) await page.getByRole("radio", { name: new RegExp(`^${options.era}`) }).check();
   await page.getByLabel("API key", { exact: true }).fill(options.key);
-  await page.getByRole("button", { name: "List the tools" }).click();
+  await page.getByRole("button", { name: "Connect" }).click();
 }
 
 describe("expositions", () => {
@@ -119,6 +121,70 @@ describe("expositions", () => {
   });
 });
 
+describe("changing and deleting an exposition", () => {
+  it("changes its name and group in place, refuses a name already taken in words, and deletes it once confirmed", async () => {
+    const admin = stack.controlPlane.admin;
+    const blue = await admin.call("POST", "/api/v1/gateway-groups", { name: "blue", labels: { color: "blue" } });
+    const publish = (name: string) =>
+      admin.call("POST", "/api/v1/expositions", {
+        name,
+        configurationPlanId: stack.planId,
+        gatewayGroupId: stack.groupId,
+      });
+    await publish("taken");
+    const { id } = (await publish("to-change")).body;
+    const page = await browser.page();
+    await openExpositions(page);
+    await page.goto(`${stack.controlPlane.url}/expositions/${id}`);
+    await page.getByRole("heading", { name: "to-change" }).waitFor();
+
+    await page.getByRole("button", { name: "Change exposition to-change" }).click();
+    const form = page.getByRole("form", { name: "Change to-change" });
+    await poll(() => form.getByLabel("Gateway group").inputValue()).toBe(String(stack.groupId));
+    expect(await form.getByLabel("Configuration plan").inputValue()).toBe(stack.planId);
+    await form.getByLabel("Name").fill("taken");
+    await form.getByRole("button", { name: "Save" }).click();
+    await poll(() => form.getByRole("alert").textContent()).toMatch(
+      /^The exposition was not changed: .*already exists/,
+    );
+    await expectAccessible(page, "exposition (change refused)");
+    await expectNoHorizontalScroll(page, "exposition (change refused)");
+    await screenshot(page, "exposition-change", 360);
+    expect((await admin.call("GET", `/api/v1/expositions/${id}`)).body.name).toBe("to-change");
+
+    await form.getByLabel("Name").fill("changed");
+    await form.getByLabel("Gateway group").selectOption({ label: "blue" });
+    await form.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("heading", { name: "changed", exact: true }).waitFor();
+    await poll(() => page.getByRole("status").first().textContent()).toBe("Saved the exposition changed.");
+    expect(await page.getByText("Gateway group", { exact: true }).locator("..").textContent()).toContain("blue");
+    expect((await admin.call("GET", `/api/v1/expositions/${id}`)).body).toMatchObject({
+      id,
+      name: "changed",
+      gatewayGroupId: blue.body.id,
+    });
+
+    // Delete asks first; Cancel keeps it, Yes deletes it and goes back to the list.
+    await page.getByRole("button", { name: "Delete exposition changed" }).click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    expect((await admin.call("GET", `/api/v1/expositions/${id}`)).status).toBe(200);
+    await page.getByRole("button", { name: "Delete exposition changed" }).click();
+    await expectAccessible(page, "exposition (delete asked)");
+    await page.getByRole("button", { name: "Yes, delete" }).click();
+    await page.getByRole("heading", { name: "Expositions" }).waitFor();
+    await poll(async () => (await admin.call("GET", `/api/v1/expositions/${id}`)).status).toBe(404);
+    await poll(() =>
+      page.getByRole("table", { name: "Expositions" }).locator("tbody th").allTextContents(),
+    ).not.toContain("changed");
+    // Left as the other tests expect them: one Exposition (theirs) and the stack's group only.
+    await admin.call(
+      "DELETE",
+      `/api/v1/expositions/${(await admin.call("GET", "/api/v1/expositions")).body.items.find((e: { name: string }) => e.name === "taken").id}`,
+    );
+    await admin.call("DELETE", `/api/v1/gateway-groups/${blue.body.id}`);
+  });
+});
+
 describe("playground", () => {
   it("lists the tools with their hints, calls getPet in both eras, shows isError and a wrong key", async () => {
     const page = await browser.page();
@@ -161,7 +227,11 @@ describe("playground", () => {
       ]);
       return Object.fromEntries(terms.map((term, index) => [term, values[index] ?? ""]));
     };
-    expect(await facts()).toMatchObject({ isError: "false", "Gateway HTTP status": "200" });
+    expect(await facts()).toMatchObject({
+      isError: "false",
+      "Gateway HTTP status": "200",
+      "Backend status": "HTTP 200",
+    });
     expect((await facts()).Latency).toMatch(/^\d+ ms$/);
     await expectAccessible(page, "playground (result)");
     await expectNoHorizontalScroll(page, "playground (result)");
@@ -190,6 +260,98 @@ describe("playground", () => {
   });
 });
 
+describe("playground: resources and prompts", () => {
+  it("reads a resource and a template's, and gets a prompt with its arguments, in both eras", async () => {
+    const admin = stack.controlPlane.admin;
+    // The samples' resources and prompt (crds/samples/valid), on the fixture Service.
+    await admin.call("POST", "/api/v1/resources", {
+      name: "petstore-resources",
+      serviceId: stack.serviceId,
+      resources: [
+        {
+          uri: "docs://petstore/policy",
+          name: "adoption-policy",
+          title: "Adoption policy",
+          mimeType: "text/markdown",
+          text: "# Adoption policy\nPets are sold to adults only.",
+        },
+      ],
+      resourceTemplates: [
+        {
+          uriTemplate: "petstore://pets/{petId}",
+          name: "pet",
+          description: "A pet as JSON.",
+          mimeType: "application/json",
+          fromBackend: { path: "/pets/{{petId}}" },
+        },
+      ],
+    });
+    await admin.call("POST", "/api/v1/prompts", {
+      name: "petstore-prompts",
+      serviceId: stack.serviceId,
+      prompts: [
+        {
+          name: "recommend_pet",
+          title: "Recommend a pet",
+          description: "Asks for a pet recommendation for a household.",
+          arguments: [{ name: "household", description: "Who the pet is for", required: true }],
+          messages: [{ role: "user", text: "Recommend an available pet for {{household}}, using the listPets tool." }],
+        },
+      ],
+    });
+    const pets = (await admin.call("GET", "/api/v1/expositions")).body.items.find(
+      (item: { name: string }) => item.name === "pets",
+    );
+    await waitFor(
+      () => (gateway.registry.byId(pets.id)?.exposition.prompts.length ?? 0) > 0,
+      "the gateway serving the prompts",
+    );
+    const page = await browser.page();
+    await openExpositions(page);
+    await page.goto(`${stack.controlPlane.url}/expositions/${pets.id}`);
+    await page.getByRole("heading", { name: "Playground" }).waitFor();
+
+    for (const era of ["2026-07-28", "2025-11-25"]) {
+      await listTools(page, { key: stack.apiKey, era });
+      const resources = page.getByRole("table", { name: "Resources" });
+      await poll(() => resources.locator("tbody th code").allTextContents()).toEqual([
+        "docs://petstore/policy",
+        "petstore://pets/{petId}",
+      ]);
+      await page.getByRole("button", { name: "Read docs://petstore/policy" }).click();
+      const policy = page.getByRole("region", { name: "Contents of docs://petstore/policy" });
+      await poll(() => policy.locator("pre").textContent()).toBe("# Adoption policy\nPets are sold to adults only.");
+
+      await page.getByRole("button", { name: "Fill in petstore://pets/{petId}" }).click();
+      expect(await page.getByLabel("Resource URI").inputValue()).toBe("petstore://pets/{petId}");
+      await page.getByLabel("Resource URI").fill("petstore://pets/1");
+      await page.getByRole("button", { name: "Read", exact: true }).click();
+      const pet = page.getByRole("region", { name: "Contents of petstore://pets/1" });
+      await poll(() => pet.locator("pre").textContent()).toContain('"Rex"');
+      expect(stack.backend.received.at(-1)?.url).toBe("/api/pets/1");
+
+      await page.getByRole("button", { name: "Get recommend_pet" }).click();
+      await page.getByRole("button", { name: "Get the prompt" }).click();
+      await poll(() => page.getByRole("alert").first().textContent()).toBe("household is required");
+      await page.getByLabel(/^household/).fill("a family with a cat");
+      await page.getByRole("button", { name: "Get the prompt" }).click();
+      const messages = page.getByRole("region", { name: "Messages of recommend_pet" });
+      await poll(() => messages.locator("pre").textContent()).toBe(
+        "Recommend an available pet for a family with a cat, using the listPets tool.",
+      );
+      expect(await messages.locator(".facts").textContent()).toContain("Gateway HTTP status200");
+    }
+    // An unknown URI: the gateway's refusal, in words.
+    await page.getByLabel("Resource URI").fill("docs://nothing");
+    await page.getByRole("button", { name: "Read", exact: true }).click();
+    const missing = page.getByRole("region", { name: "Contents of docs://nothing" });
+    await poll(() => missing.getByRole("alert").textContent()).toMatch(/^The read failed: .*docs:\/\/nothing/);
+    await expectAccessible(page, "playground (resources and prompts)");
+    await expectNoHorizontalScroll(page, "playground (resources and prompts)");
+    await screenshot(page, "playground-resources", 1440);
+  });
+});
+
 describe("playground with a bearer token", () => {
   it("lists and calls the tools of an OAuth plan in the 2025-11-25 era", async () => {
     const { issuer, jwksUri } = authorizationServer;
@@ -214,7 +376,7 @@ describe("playground with a bearer token", () => {
     await page.getByLabel("Endpoint URL").fill(`${gatewayOrigin}/mcp/default/oauth-pets`);
     const token = await authorizationServer.mint({ aud: "pets-api", sub: "alice" });
     await page.getByLabel("Bearer token", { exact: true }).fill(token);
-    await page.getByRole("button", { name: "List the tools" }).click();
+    await page.getByRole("button", { name: "Connect" }).click();
     await page.getByRole("button", { name: "Try getPet" }).click();
     await page.getByLabel(/^petId/).fill("1");
     await page.getByRole("button", { name: "Call the tool" }).click();

@@ -158,7 +158,7 @@ describe("the journey", () => {
     await keyField.focus();
     await page.keyboard.press("ControlOrMeta+V");
     expect(await keyField.inputValue()).toBe(copied);
-    await page.getByRole("button", { name: "List the tools" }).click();
+    await page.getByRole("button", { name: "Connect" }).click();
     await page.getByRole("button", { name: "Try getPet" }).click();
     await page.getByLabel(/^petId/).fill("2");
     await page.getByRole("button", { name: "Call the tool" }).click();
@@ -174,7 +174,7 @@ describe("the journey", () => {
       result.locator(".facts dd").allTextContents(),
     ]);
     const facts = Object.fromEntries(terms.map((term, index) => [term, values[index] ?? ""]));
-    expect(facts).toMatchObject({ isError: "false", "Gateway HTTP status": "200" });
+    expect(facts).toMatchObject({ isError: "false", "Gateway HTTP status": "200", "Backend status": "HTTP 200" });
     expect(await page.content()).not.toContain(copied);
     await expectAccessible(page, "journey: playground (getPet)");
     done("called getPet in the playground");

@@ -1,18 +1,22 @@
 /**
  * One Exposition: its endpoints on the live gateways, ready-to-paste client configurations (VS
  * Code, Claude Desktop, Cursor, curl), the gateways that do not serve it and why, and the
- * playground that calls its tools.
+ * playground that calls its tools, reads its resources and gets its prompts. Change (its name,
+ * plan or group, in place) and Delete (behind a confirmation) act on it.
  */
 import { useState } from "react";
 import type { paths } from "../api/generated/schema.d.ts";
 import { api, attempt, readSession } from "./api.ts";
 import { clientConfigs, endpointUrl } from "./client-config.ts";
+import { RemoveButton } from "./confirm.tsx";
 import { CopyButton } from "./copy-button.tsx";
-import { EXPOSITIONS, type ExpositionView } from "./expositions.tsx";
+import { ExpositionForm, type ExpositionView } from "./exposition-form.tsx";
+import { EXPOSITIONS } from "./expositions.tsx";
 import { Link } from "./link.tsx";
 import { failedOf, Loaded, useLoading } from "./loaded.tsx";
+import { type Outcome, OutcomeView } from "./outcome.tsx";
 import { Playground } from "./playground.tsx";
-import { ROUTES } from "./router.ts";
+import { navigate, ROUTES } from "./router.ts";
 
 /** The Exposition and its plan (undefined when the plan cannot be read: the page still shows the endpoints). */
 interface ExpositionAndPlan {
@@ -23,7 +27,9 @@ interface ExpositionAndPlan {
 type PlanView = paths["/api/v1/configuration-plans/{id}"]["get"]["responses"][200]["content"]["application/json"];
 
 export function ExpositionPage({ id }: { id: string }) {
-  const { loading } = useLoading<ExpositionAndPlan>(async () => {
+  // Kept here: a change reloads the Exposition, which remounts its detail.
+  const [outcome, setOutcome] = useState<Outcome>({});
+  const { loading, reload } = useLoading<ExpositionAndPlan>(async () => {
     const answer = await attempt(() => api.GET("/api/v1/expositions/{id}", { params: { path: { id } } }));
     const exposition = answer.data;
     if (!exposition) return failedOf(answer);
@@ -41,13 +47,29 @@ export function ExpositionPage({ id }: { id: string }) {
       </p>
       {loading.state === "loaded" ? null : <h1 id="exposition-title">Exposition</h1>}
       <Loaded loading={loading} what="the exposition">
-        {({ exposition, plan }) => <ExpositionDetail exposition={exposition} plan={plan} />}
+        {({ exposition, plan }) => (
+          <ExpositionDetail
+            exposition={exposition}
+            plan={plan}
+            outcome={outcome}
+            onOutcome={setOutcome}
+            onChanged={reload}
+          />
+        )}
       </Loaded>
     </section>
   );
 }
 
-function ExpositionDetail({ exposition, plan }: { exposition: ExpositionView; plan: PlanView | undefined }) {
+function ExpositionDetail(props: {
+  exposition: ExpositionView;
+  plan: PlanView | undefined;
+  outcome: Outcome;
+  onOutcome: (outcome: Outcome) => void;
+  onChanged: () => Promise<void>;
+}) {
+  const { exposition, plan } = props;
+  const [changing, setChanging] = useState(false);
   const organization = readSession()?.organization ?? "";
   const urls = exposition.endpoints.map((fqdn) => endpointUrl(fqdn, organization, exposition.name));
   const apiKey = plan?.hasApiKey ?? true;
@@ -68,6 +90,7 @@ function ExpositionDetail({ exposition, plan }: { exposition: ExpositionView; pl
   return (
     <>
       <h1 id="exposition-title">{exposition.name}</h1>
+      <OutcomeView outcome={props.outcome} />
       <dl className="facts">
         <div>
           <dt>Plan</dt>
@@ -88,7 +111,40 @@ function ExpositionDetail({ exposition, plan }: { exposition: ExpositionView; pl
           <dd>{auth}</dd>
         </div>
       </dl>
-      <h2>Endpoints</h2>
+      {changing ? (
+        <ExpositionForm
+          editing={exposition}
+          onCancel={() => setChanging(false)}
+          onSaved={(saved) => {
+            props.onOutcome({ done: `Saved the exposition ${saved.name}.` });
+            void props.onChanged();
+          }}
+        />
+      ) : (
+        <div className="buttons">
+          <button
+            type="button"
+            className="secondary"
+            aria-label={`Change exposition ${exposition.name}`}
+            onClick={() => {
+              props.onOutcome({});
+              setChanging(true);
+            }}
+          >
+            Change
+          </button>
+          <RemoveButton
+            subject={`exposition ${exposition.name}`}
+            name={exposition.name}
+            consequence="Its endpoint stops answering on every gateway, and the credentials users gave it are deleted."
+            done={`Deleted the exposition ${exposition.name}.`}
+            remove={() => api.DELETE("/api/v1/expositions/{id}", { params: { path: { id: exposition.id } } })}
+            onOutcome={props.onOutcome}
+            onRemoved={() => navigate(EXPOSITIONS)}
+          />
+        </div>
+      )}
+      <h2 className="spaced">Endpoints</h2>
       {urls.length === 0 ? (
         <p className="placeholder" role="status">
           No live gateway of the group {exposition.gatewayGroup.name} serves it yet: start a gateway whose labels the

@@ -2,7 +2,8 @@
  * A small MCP client for the playground, over fetch from the browser straight to a gateway's
  * endpoint (CORS: ATRIUM_GATEWAY_CORS_ORIGINS on the gateway, ATRIUM_UI_GATEWAY_ORIGINS on the
  * control plane). Two eras: 2026-07-28 (stateless: every request carries the version and its
- * `_meta`) and 2025-11-25 (initialize first, then the session id on every request).
+ * `_meta`) and 2025-11-25 (initialize first, then the session id on every request). Tools,
+ * resources (and their templates) and prompts.
  */
 
 export const ERAS = ["2026-07-28", "2025-11-25"] as const;
@@ -46,6 +47,45 @@ export interface CallResult {
   _meta?: Record<string, unknown>;
 }
 
+export interface Resource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** One item of a resources/read result: text, or base64 bytes. */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+export interface PromptResult {
+  description?: string;
+  messages: {
+    role: string;
+    content: { type: string; text?: string; mimeType?: string; resource?: ResourceContents };
+  }[];
+}
+
 /** What one exchange gave: the HTTP status, the time it took, and the JSON-RPC result or the failure in words. */
 export interface Exchange<T> {
   status: number | undefined;
@@ -70,16 +110,39 @@ export class McpClient {
     this.credential = credential;
   }
 
-  async listTools(): Promise<Exchange<{ tools: Tool[] }>> {
-    const opened = await this.open();
-    if (opened) return opened;
-    return this.request("tools/list", {});
+  listTools(): Promise<Exchange<{ tools: Tool[] }>> {
+    return this.send("tools/list", {});
   }
 
-  async callTool(name: string, args: Record<string, unknown>): Promise<Exchange<CallResult>> {
+  callTool(name: string, args: Record<string, unknown>): Promise<Exchange<CallResult>> {
+    return this.send("tools/call", { name, arguments: args }, name);
+  }
+
+  listResources(): Promise<Exchange<{ resources: Resource[] }>> {
+    return this.send("resources/list", {});
+  }
+
+  listResourceTemplates(): Promise<Exchange<{ resourceTemplates: ResourceTemplate[] }>> {
+    return this.send("resources/templates/list", {});
+  }
+
+  readResource(uri: string): Promise<Exchange<{ contents: ResourceContents[] }>> {
+    return this.send("resources/read", { uri }, uri);
+  }
+
+  listPrompts(): Promise<Exchange<{ prompts: Prompt[] }>> {
+    return this.send("prompts/list", {});
+  }
+
+  getPrompt(name: string, args: Record<string, string>): Promise<Exchange<PromptResult>> {
+    return this.send("prompts/get", { name, arguments: args }, name);
+  }
+
+  /** A request, after initializing in the 2025-11-25 era; `name` is the Mcp-Name header's (tool, URI or prompt). */
+  private async send<T>(method: string, params: Record<string, unknown>, name?: string): Promise<Exchange<T>> {
     const opened = await this.open();
     if (opened) return opened;
-    return this.request("tools/call", { name, arguments: args }, name);
+    return this.request(method, params, name);
   }
 
   /** 2025-11-25: initialize once (and say initialized); a failure is returned as the exchange's. */

@@ -1,12 +1,28 @@
 /**
  * The playground: the browser talks MCP to the gateway itself (mcp-client.ts), in either era,
  * with an API key or a pasted bearer token; lists the tools with their safety annotations, calls
- * one from a form generated from its input schema, and shows what came back. Credentials stay in
- * this component's memory: never stored, never in a URL.
+ * one from a form generated from its input schema, and shows what came back (with the backend's
+ * status); beside them the resources (playground-resources.tsx) and prompts
+ * (playground-prompts.tsx). Credentials stay in this component's memory: never stored, never in a
+ * URL.
  */
 import { type FormEvent, useState } from "react";
-import { type CallResult, type Credential, ERAS, type Era, type Exchange, McpClient, type Tool } from "./mcp-client.ts";
+import {
+  type CallResult,
+  type Credential,
+  ERAS,
+  type Era,
+  type Exchange,
+  McpClient,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from "./mcp-client.ts";
 import { OutcomeView } from "./outcome.tsx";
+import { ExchangeFacts } from "./playground-exchange.tsx";
+import { PromptsPanel } from "./playground-prompts.tsx";
+import { ResourcesPanel } from "./playground-resources.tsx";
 import { ArgumentsForm } from "./schema-form.tsx";
 import { Table } from "./table.tsx";
 
@@ -17,9 +33,17 @@ const ANNOTATIONS: [keyof NonNullable<Tool["annotations"]>, string][] = [
   ["openWorldHint", "open world"],
 ];
 
+/** The gateway's key for the backend's HTTP status in a tool result's `_meta` (docs/gateway.md). */
+const BACKEND_STATUS_META_KEY = "dev.atrium/backendStatus";
+
 interface Connection {
   client: McpClient;
   tools: Tool[];
+  resources: Resource[];
+  templates: ResourceTemplate[];
+  prompts: Prompt[];
+  /** Why the resources or prompts could not be listed (the tools were). */
+  failures: string[];
 }
 
 export function Playground({ defaultUrl, oauth }: { defaultUrl: string; oauth: boolean }) {
@@ -47,10 +71,34 @@ export function Playground({ defaultUrl, oauth }: { defaultUrl: string; oauth: b
     setConnection(undefined);
     setChosen(undefined);
     setCall(undefined);
+    // The tools first: in the 2025-11-25 era it opens the session the other lists use.
     const listed = await client.listTools();
+    if (!listed.result) {
+      setBusy(false);
+      setFailure(`Could not list the tools: ${listed.failure}`);
+      return;
+    }
+    const [resources, templates, prompts] = await Promise.all([
+      client.listResources(),
+      client.listResourceTemplates(),
+      client.listPrompts(),
+    ]);
     setBusy(false);
-    if (!listed.result) setFailure(`Could not list the tools: ${listed.failure}`);
-    else setConnection({ client, tools: listed.result.tools });
+    const failures = [
+      [resources, "resources"],
+      [templates, "resource templates"],
+      [prompts, "prompts"],
+    ] as const;
+    setConnection({
+      client,
+      tools: listed.result.tools,
+      resources: resources.result?.resources ?? [],
+      templates: templates.result?.resourceTemplates ?? [],
+      prompts: prompts.result?.prompts ?? [],
+      failures: failures.flatMap(([answer, what]) =>
+        answer.result ? [] : [`Could not list the ${what}: ${answer.failure}`],
+      ),
+    });
   }
 
   async function callTool(tool: Tool, args: Record<string, unknown>) {
@@ -103,7 +151,7 @@ export function Playground({ defaultUrl, oauth }: { defaultUrl: string; oauth: b
           Kept in this page only, never stored. Leave it empty for an open endpoint.
         </p>
         <button type="submit" disabled={busy}>
-          {busy && !connection ? "Connecting…" : "List the tools"}
+          {busy && !connection ? "Connecting…" : "Connect"}
         </button>
       </form>
       <OutcomeView outcome={{ failure }} />
@@ -131,6 +179,13 @@ export function Playground({ defaultUrl, oauth }: { defaultUrl: string; oauth: b
         </section>
       ) : null}
       {call ? <CallView tool={call.tool} exchange={call.exchange} /> : null}
+      {connection?.failures.map((words) => (
+        <OutcomeView key={words} outcome={{ failure: words }} />
+      ))}
+      {connection ? (
+        <ResourcesPanel client={connection.client} resources={connection.resources} templates={connection.templates} />
+      ) : null}
+      {connection ? <PromptsPanel client={connection.client} prompts={connection.prompts} /> : null}
     </div>
   );
 }
@@ -177,12 +232,16 @@ function ToolList({ tools, onChoose }: { tools: Tool[]; onChoose: (tool: Tool) =
   );
 }
 
-/** The backend's status as the gateway reports it: failures start their text with "HTTP <status>". */
+/**
+ * The backend's HTTP status, from the result's `_meta`; with its reason when the text starts with
+ * the status line (failures do). None: the gateway answered itself (a timeout, a refusal).
+ */
 function backendStatus(result: CallResult): string {
+  const status = result._meta?.[BACKEND_STATUS_META_KEY];
+  if (typeof status !== "number") return "none: the backend was not called or did not answer";
   const first = result.content?.find((block) => block.type === "text")?.text ?? "";
-  const line = /^HTTP \d{3}[^\n]*/.exec(first)?.[0];
-  if (line) return line;
-  return result.isError ? "not reached or not reported" : "2xx (a success: the gateway names only failed statuses)";
+  const line = first.split("\n", 1)[0] ?? "";
+  return line === `HTTP ${status}` || line.startsWith(`HTTP ${status} `) ? line : `HTTP ${status}`;
 }
 
 function CallView({ tool, exchange }: { tool: string; exchange: Exchange<CallResult> }) {
@@ -190,18 +249,10 @@ function CallView({ tool, exchange }: { tool: string; exchange: Exchange<CallRes
   return (
     <section className={`card result${result?.isError || !result ? " failed" : ""}`} aria-labelledby="result-title">
       <h3 id="result-title">Result of {tool}</h3>
-      <dl className="facts">
+      <ExchangeFacts exchange={exchange} what="The call">
         <div>
           <dt>isError</dt>
           <dd>{result ? String(result.isError === true) : "no result"}</dd>
-        </div>
-        <div>
-          <dt>Latency</dt>
-          <dd>{Math.round(exchange.latencyMs)} ms</dd>
-        </div>
-        <div>
-          <dt>Gateway HTTP status</dt>
-          <dd>{exchange.status ?? "no answer"}</dd>
         </div>
         {result ? (
           <div>
@@ -209,12 +260,7 @@ function CallView({ tool, exchange }: { tool: string; exchange: Exchange<CallRes
             <dd>{backendStatus(result)}</dd>
           </div>
         ) : null}
-      </dl>
-      {exchange.failure ? (
-        <p className="error" role="alert">
-          The call failed: {exchange.failure}
-        </p>
-      ) : null}
+      </ExchangeFacts>
       {result?.isError ? (
         <p className="error" role="alert">
           The tool answered with an error (isError).

@@ -1,7 +1,8 @@
 /**
  * A tool's arguments as a form generated from its input schema: a field per property of a simple
  * type (string, number, integer, boolean, enum), required ones marked; a schema with anything
- * else (objects, arrays, unions) is edited as raw JSON, and so is any schema on request.
+ * else (objects, arrays, unions) is edited as raw JSON, and so is any schema on request. A
+ * prompt's arguments (strings) use the same form, with its own words.
  */
 import { useId, useState } from "react";
 import type { JsonSchema } from "./mcp-client.ts";
@@ -48,11 +49,16 @@ export function argumentsOf(
   return { args };
 }
 
+/** The form's words for a tool; a prompt's form says its own. */
+const TOOL_WORDS = { subject: "tool", submit: "Call the tool", busy: "Calling…" };
+
 export function ArgumentsForm(props: {
   schema: JsonSchema | undefined;
   busy: boolean;
   onCall: (args: Record<string, unknown>) => void;
+  words?: typeof TOOL_WORDS;
 }) {
+  const words = props.words ?? TOOL_WORDS;
   const fields = simpleFields(props.schema);
   const required = props.schema?.required ?? [];
   const [raw, setRaw] = useState(fields === undefined);
@@ -88,7 +94,7 @@ export function ArgumentsForm(props: {
     <form className="arguments stacked" onSubmit={submit} noValidate>
       {fields && !raw ? (
         fields.length === 0 ? (
-          <p className="muted">This tool takes no arguments.</p>
+          <p className="muted">This {words.subject} takes no arguments.</p>
         ) : (
           fields.map(([name, property, kind]) => {
             const fieldId = `${id}-${name}`;
@@ -153,7 +159,9 @@ export function ArgumentsForm(props: {
             onChange={(event) => setJson(event.target.value)}
           />
           {fields ? null : (
-            <p className="help">This tool's input schema has objects, arrays or unions: write the arguments as JSON.</p>
+            <p className="help">
+              This {words.subject}'s input schema has objects, arrays or unions: write the arguments as JSON.
+            </p>
           )}
         </div>
       )}
@@ -161,7 +169,7 @@ export function ArgumentsForm(props: {
       <OutcomeView outcome={{ failure: problem }} />
       <div className="row">
         <button type="submit" disabled={props.busy}>
-          {props.busy ? "Calling…" : "Call the tool"}
+          {props.busy ? words.busy : words.submit}
         </button>
         {fields ? (
           <button
