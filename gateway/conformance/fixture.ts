@@ -17,9 +17,12 @@
  * its call. Mixed content and embedded resources are the backend's own answers:
  * `test_multiple_content_types` answers multipart/mixed (text, a PNG, a JSON document at a
  * Content-Location), `test_embedded_resource` a JSON array of MCP content blocks its operation
- * declares with `x-mcp-content: true`. Tools whose scenario needs what a backend HTTP call cannot
- * express (server-to-client requests) still exist, so that those scenarios fail on the missing
- * capability and not on an unknown tool name; see expected-failures-*.yml.
+ * declares with `x-mcp-content: true`. The prompts hold an image and an embedded resource; the
+ * list-change hooks (`test_trigger_*_change`) change records through the control plane's REST
+ * API, so the gateway's notifications follow a real change stream event. Tools whose scenario
+ * needs what a backend HTTP call cannot express (server-to-client requests) still exist, so that
+ * those scenarios fail on the missing capability and not on an unknown tool name; see
+ * expected-failures-*.yml.
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -139,6 +142,11 @@ export const CONFORMANCE_OPENAPI = {
     // server-to-client requests (none may come on a response stream). Any backend tool serves.
     "/logging-tool": plainGet("test_logging_tool", "Returns fixed text", "text/plain"),
     "/streaming-elicitation": plainGet("test_streaming_elicitation", "Returns fixed text", "text/plain"),
+    // Diagnostic hooks of server-stateless (2026-07-28) for servers declaring listChanged: each
+    // call changes a record through the control plane's REST API, as an operator would; the
+    // gateway hears of it on the change stream and tells the open listen streams.
+    "/trigger-tool-change": plainGet("test_trigger_tool_change", "Adds or removes a tool", "text/plain"),
+    "/trigger-prompt-change": plainGet("test_trigger_prompt_change", "Adds or removes a prompt", "text/plain"),
     // SEP-2243 custom headers: the suite finds the first tool with an `x-mcp-header` string
     // property and checks that calls are refused unless Mcp-Param-Region agrees with `region`.
     "/param-headers": {
@@ -231,23 +239,30 @@ export const PROMPTS = {
       name: "test_prompt_with_arguments",
       description: "A prompt with two required arguments",
       arguments: [
-        { name: "arg1", description: "First test argument", required: true },
+        { name: "arg1", description: "First test argument", required: true, values: ["paris", "park", "party"] },
         { name: "arg2", description: "Second test argument", required: true },
       ],
       messages: [{ role: "user", text: "Prompt with arguments: arg1='{{arg1}}', arg2='{{arg2}}'" }],
     },
     {
-      // Prompts messages are text only: the resource can only be named, not embedded.
       name: "test_prompt_with_embedded_resource",
-      description: "A prompt about a resource",
+      description: "A prompt embedding a resource",
       arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }],
-      messages: [{ role: "user", text: "Please process the resource {{resourceUri}}." }],
+      messages: [
+        {
+          role: "user",
+          resource: { uri: "{{resourceUri}}", mimeType: "text/plain", text: "Embedded resource content for testing." },
+        },
+        { role: "user", text: "Please process the embedded resource above." },
+      ],
     },
     {
-      // Prompts messages are text only: no image content.
       name: "test_prompt_with_image",
-      description: "A prompt about an image",
-      messages: [{ role: "user", text: "Please analyze the image." }],
+      description: "A prompt with an image",
+      messages: [
+        { role: "user", image: { mimeType: "image/png", data: RED_PIXEL_PNG.toString("base64") } },
+        { role: "user", text: "Please analyze the image above." },
+      ],
     },
   ],
 };
@@ -257,8 +272,14 @@ export interface FixtureBackend {
   close(): Promise<void>;
 }
 
+/** What the trigger tools change through the control plane (set once the records exist). */
+export interface RecordChanges {
+  tools?: () => Promise<void>;
+  prompts?: () => Promise<void>;
+}
+
 /** The backend the fixture tools and resources read from (node:http on 127.0.0.1). */
-export async function startConformanceBackend(): Promise<FixtureBackend> {
+export async function startConformanceBackend(changes: RecordChanges = {}): Promise<FixtureBackend> {
   const wav = silentWav();
   const send = (res: ServerResponse, status: number, type: string, body: string | Buffer) => {
     res.writeHead(status, { "content-type": type }).end(body);
@@ -271,6 +292,14 @@ export async function startConformanceBackend(): Promise<FixtureBackend> {
     if (template) {
       const id = decodeURIComponent(template[1] ?? "");
       return send(res, 200, "application/json", JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }));
+    }
+    const change =
+      path === "/trigger-tool-change" ? changes.tools : path === "/trigger-prompt-change" ? changes.prompts : undefined;
+    if (change) {
+      return void change().then(
+        () => send(res, 200, "text/plain; charset=utf-8", "Changed."),
+        (error: Error) => send(res, 500, "text/plain; charset=utf-8", error.message),
+      );
     }
     switch (path) {
       case "/simple-text":
@@ -335,6 +364,19 @@ async function created(admin: ApiClient, path: string, body: unknown): Promise<R
   return response.body;
 }
 
+/** Creates the record at `path` on one call and deletes it on the next, so each call changes a list. */
+function toggler(admin: ApiClient, path: string, body: Record<string, unknown>): () => Promise<void> {
+  let id: string | undefined;
+  return async () => {
+    if (id === undefined) id = (await created(admin, path, body)).id as string;
+    else {
+      const removed = await admin.call("DELETE", `${path}/${id}`);
+      if (removed.status !== 204) throw new Error(`DELETE ${path}/${id} answered ${removed.status}`);
+      id = undefined;
+    }
+  };
+}
+
 /** Control plane, backend, records and a gateway serving the conformance fixture; `close()` stops all. */
 export async function startConformanceStack(options: { logLevel?: string } = {}): Promise<ConformanceStack> {
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -344,7 +386,8 @@ export async function startConformanceStack(options: { logLevel?: string } = {})
   try {
     const controlPlane = await startTestControlPlane("pglite");
     cleanups.push(() => controlPlane.close());
-    const backend = await startConformanceBackend();
+    const changes: RecordChanges = {};
+    const backend = await startConformanceBackend(changes);
     cleanups.push(() => backend.close());
     const { admin } = controlPlane;
 
@@ -357,6 +400,20 @@ export async function startConformanceStack(options: { logLevel?: string } = {})
     await created(admin, "/api/v1/custom-tools", { name: "conformance", serviceId, tools: [JSON_SCHEMA_2020_12_TOOL] });
     await created(admin, "/api/v1/resources", { name: "conformance", serviceId, ...RESOURCES });
     await created(admin, "/api/v1/prompts", { name: "conformance", serviceId, ...PROMPTS });
+    changes.tools = toggler(admin, "/api/v1/custom-tools", {
+      name: "conformance-dynamic",
+      serviceId,
+      tools: [
+        { name: "test_dynamic_tool", description: "Comes and goes", request: { method: "GET", path: "/simple-text" } },
+      ],
+    });
+    changes.prompts = toggler(admin, "/api/v1/prompts", {
+      name: "conformance-dynamic",
+      serviceId,
+      prompts: [
+        { name: "test_dynamic_prompt", description: "Comes and goes", messages: [{ role: "user", text: "Hi." }] },
+      ],
+    });
     const plan = await created(admin, "/api/v1/configuration-plans", {
       name: "conformance",
       serviceId,
