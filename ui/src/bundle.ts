@@ -20,6 +20,9 @@ const SOURCES = ["index.html", "package.json", "vite.config.ts", "src/vite-build
 /** Their versions are part of the hash: another React or Vite builds another bundle. */
 const TOOLS = ["vite", "@vitejs/plugin-react", "react", "react-dom", "openapi-fetch"];
 
+/** Where the control-plane image carries the bundle (the Containerfile's ui stage); ATRIUM_UI_DIR names it to serve it. */
+export const IMAGE_UI_DIR = "/app/ui/dist";
+
 export function uiCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const cache = env.ATRIUM_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "atrium");
   return join(cache, "ui");

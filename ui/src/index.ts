@@ -1,2 +1,2 @@
 /** The web UI as the CLI and tests use it: its bundle, built on demand into the cache. */
-export { ensureUiBundle, type UiBundleDir, uiCacheDir, uiRoot, uiSourceHash } from "./bundle.ts";
+export { ensureUiBundle, IMAGE_UI_DIR, type UiBundleDir, uiCacheDir, uiRoot, uiSourceHash } from "./bundle.ts";
