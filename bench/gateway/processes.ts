@@ -35,17 +35,28 @@ export interface Child {
 }
 
 const running = new Set<Child>();
+/** Scratch folders of this process (scratchFolder), removed when it exits. */
+const scratchFolders = new Set<string>();
 
-function killAllNow() {
+function cleanUpNow() {
   for (const child of running) child.process.kill("SIGKILL");
+  for (const folder of scratchFolders) rmSync(folder, { recursive: true, force: true });
 }
-// Children must not outlive the benchmark, whatever ends it.
-process.on("exit", killAllNow);
+// Children and scratch folders must not outlive the benchmark, whatever ends it: the signal
+// handlers below exit at once, so the exit handler (synchronous) is the one place that always runs.
+process.on("exit", cleanUpNow);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    killAllNow();
+    cleanUpNow();
     process.exit(130);
   });
+}
+
+/** A new folder in the system temp folder, removed when this process exits (a signal included). */
+export function scratchFolder(name: string): string {
+  const folder = mkdtempSync(join(tmpdir(), `atrium-${name}-`));
+  scratchFolders.add(folder);
+  return folder;
 }
 
 /** Pins this process (the load generator) and all its threads to `core`. */
@@ -156,7 +167,7 @@ export async function runMain(
   work: (scratchDir: string) => Promise<boolean | undefined>,
 ): Promise<never> {
   pinSelf(HARNESS_CORE);
-  const scratchDir = mkdtempSync(join(tmpdir(), `atrium-${name}-`));
+  const scratchDir = scratchFolder(name);
   let ok = false;
   try {
     ok = (await work(scratchDir)) !== false;
@@ -164,8 +175,8 @@ export async function runMain(
     process.stderr.write(`[${name}] FAILED: ${(error as Error).stack}\n`);
   } finally {
     await stopAll();
-    rmSync(scratchDir, { recursive: true, force: true });
   }
+  // The exit handler removes the scratch folder.
   process.exit(ok ? 0 : 1);
 }
 

@@ -33,7 +33,7 @@
  * --contestants: only these hot-path contestants, by name (a shorter run on a busy machine; never written).
  * Exits 1 when a contestant or check could not run (not when a target is missed).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -59,7 +59,7 @@ import {
 } from "./first-call.ts";
 import { measureHotPath } from "./hot-path.ts";
 import { BenchIssuer } from "./oauth-issuer.ts";
-import { HARNESS_CORE, pinSelf, REPO_ROOT, stopAll } from "./processes.ts";
+import { HARNESS_CORE, pinSelf, REPO_ROOT, scratchFolder, stopAll } from "./processes.ts";
 import { type ContestantResult, fullReport, type RunSettings, updateDoc } from "./report.ts";
 import {
   ivotobySessionsCheck,
@@ -279,7 +279,8 @@ async function scaleChecks(context: BenchContext, admin: ApiClient): Promise<Sca
 }
 
 pinSelf(HARNESS_CORE);
-const scratchDir = mkdtempSync(join(tmpdir(), "atrium-gateway-bench-"));
+// Removed when this process exits, on SIGTERM or Ctrl-C too (processes.ts).
+const scratchDir = scratchFolder("gateway-bench");
 let failed = false;
 let closeIssuer: () => Promise<void> = async () => undefined;
 try {
@@ -339,6 +340,5 @@ try {
 } finally {
   await stopAll();
   await closeIssuer();
-  rmSync(scratchDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);
