@@ -50,6 +50,7 @@ describe("the control plane reads its chart's environment", () => {
       password: secrets["atrium-control-plane-admin"]?.password,
     });
     expect(config.databaseUrl).toBeUndefined();
+    expect(config.uiDir).toBeUndefined();
     expect(config.dataDir).toBe("/var/lib/atrium/data");
     expect(config).toMatchObject({ port: 5555, managementHost: "0.0.0.0", managementPort: 9090 });
   });
@@ -76,6 +77,8 @@ describe("the control plane reads its chart's environment", () => {
     expect(config.streamHeartbeatSeconds).toBe(20);
     expect(config.loginTtlSeconds).toBe(3600);
     expect(config.logLevel).toBe("warn");
+    expect(config.uiDir).toBe("/app/ui/dist"); // where the control-plane image carries the bundle
+    expect(config.uiGatewayOrigins).toEqual(["https://mcp.example.com", "http://mcp-internal.example.com:8080"]);
   });
 
   it("refuses to start when the key an id names is not 32 bytes (the Secret entry is what it reads)", () => {
@@ -145,6 +148,7 @@ describe("the gateway reads its chart's environment", () => {
     expect(config.allowedHosts?.has("mcp-alias.example.com")).toBe(true);
     expect(config.controlPlaneUrl).toBe("https://atrium-cp.atrium-system.svc:8443");
     expect(config.logLevel).toBe("debug");
+    expect(config.corsOrigins).toEqual(["https://atrium.example.com"]);
   });
 
   it("the deprecated inline token reaches the gateway the same way", () => {

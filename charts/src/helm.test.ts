@@ -34,6 +34,16 @@ function refused(chart: string, ...args: string[]): HelmResult {
 const decode = (value: string) => Buffer.from(value, "base64").toString("utf8");
 const containerOf = (deployment: Manifest) => deployment.spec.template.spec.containers[0];
 
+/** Values an origin setting must refuse: a path, a trailing slash, a wildcard, upper case, another scheme, no scheme. */
+const badOrigins = [
+  "https://atrium.example.com/ui",
+  "https://atrium.example.com/",
+  "https://*.example.com",
+  "https://Atrium.example.com",
+  "ftp://atrium.example.com",
+  "atrium.example.com",
+];
+
 describe.each(charts.map((chart) => chart.name))("chart %s", (chart) => {
   it("lints clean with its defaults and with every value set", () => {
     for (const args of [[], ["-f", testValuesPath(chart)]]) {
@@ -123,6 +133,7 @@ describe("control-plane", () => {
       secretKeyRef: { name: "atrium-control-plane-encryption-key", key: "encryption-key-v1" },
     });
     expect(env.ATRIUM_ENCRYPTION_ACTIVE_KEY_ID).toBe("v1");
+    expect(env.ATRIUM_UI_DIR).toBeUndefined(); // the web UI is opt-in
     expect(env.ATRIUM_ADMIN_PASSWORD).toEqual({
       secretKeyRef: { name: "atrium-control-plane-admin", key: "password" },
     });
@@ -165,6 +176,8 @@ describe("control-plane", () => {
       ATRIUM_ADMIN_USERNAME: "root",
       ATRIUM_ADMIN_PASSWORD: { secretKeyRef: { name: "atrium-admin", key: "admin-password" } },
       ATRIUM_IMPORT_ALLOW_HOSTS: "specs.internal,10.0.0.0/8:8080",
+      ATRIUM_UI_DIR: "/app/ui/dist",
+      ATRIUM_UI_GATEWAY_ORIGINS: "https://mcp.example.com,http://mcp-internal.example.com:8080",
       ATRIUM_LOG_LEVEL: "warn",
       ATRIUM_LOGIN_TTL_SECONDS: "3600",
     });
@@ -222,6 +235,52 @@ describe("control-plane", () => {
     expect(refused("control-plane", "--set", "encryptionKey.key=encryption-key").stderr).toContain(
       "a legacy key cannot be generated",
     );
+    expect(refused("control-plane", "--set", "webUi.gatewayOrigins[0]=https://mcp.example.com").stderr).toContain(
+      "webUi.gatewayOrigins is for the web UI's playground: set webUi.enabled=true too",
+    );
+  });
+
+  it("refuses a web UI gateway origin that is not scheme://host[:port]", () => {
+    for (const origin of badOrigins) {
+      const result = refused(
+        "control-plane",
+        "--set",
+        "webUi.enabled=true",
+        "--set",
+        `webUi.gatewayOrigins[0]=${origin}`,
+      );
+      expect(result.stderr, origin).toContain("/webUi/gatewayOrigins/0");
+    }
+  });
+
+  it("prints the web UI's URL when it is served: through the port-forward, or the Ingress host", () => {
+    const notes = (...args: string[]) => {
+      const result = runner.helm(["install", "atrium", chartPath("control-plane"), "--dry-run=client", ...args]);
+      expect(result.status, result.stderr).toBe(0);
+      return result.stdout.slice(result.stdout.indexOf("NOTES:"));
+    };
+    expect(notes()).not.toContain("Web UI");
+    const forwarded = notes("--set", "webUi.enabled=true");
+    expect(forwarded).toContain("Web UI: http://127.0.0.1:5555/ (through the port-forward above)");
+    expect(forwarded).toContain("Its playground calls no gateway until webUi.gatewayOrigins lists them");
+    const ingress = notes(
+      ...["--set", "webUi.enabled=true", "--set", "webUi.gatewayOrigins[0]=https://mcp.example.com"],
+      ...["--set", "ingress.enabled=true", "--set", "ingress.hosts[0].host=atrium.example.com"],
+    );
+    expect(ingress).toContain("Web UI: http://atrium.example.com/\n");
+    expect(ingress).not.toContain("Its playground calls no gateway");
+    const tls = notes(
+      ...[
+        "--set",
+        "webUi.enabled=true",
+        "--set",
+        "ingress.enabled=true",
+        "--set",
+        "ingress.hosts[0].host=atrium.example.com",
+      ],
+      ...["--set", "ingress.tls[0].secretName=atrium-tls", "--set", "ingress.tls[0].hosts[0]=atrium.example.com"],
+    );
+    expect(tls).toContain("Web UI: https://atrium.example.com/\n");
   });
 });
 
@@ -261,6 +320,7 @@ describe("gateway", () => {
       ATRIUM_GATEWAY_CACHE_DIR: "/var/lib/atrium",
     });
     expect(envOf(container).ATRIUM_CONTROL_PLANE_TOKEN).toBeUndefined();
+    expect(envOf(container).ATRIUM_GATEWAY_CORS_ORIGINS).toBeUndefined(); // no CORS unless listed
     expect(deployment.spec.replicas).toBe(2);
     expect(find(objects, "PodDisruptionBudget").spec.maxUnavailable).toBe(1);
   });
@@ -276,6 +336,7 @@ describe("gateway", () => {
       ATRIUM_GATEWAY_FQDNS: "mcp.example.com,mcp-internal.example.com:8443",
       ATRIUM_GATEWAY_ALLOWED_HOSTS:
         "atrium-gw,atrium-gw.atrium-system,atrium-gw.atrium-system.svc,mcp-alias.example.com",
+      ATRIUM_GATEWAY_CORS_ORIGINS: "https://atrium.example.com",
       ATRIUM_GATEWAY_ENV_ALLOW: "PETS_TOKEN,BILLING_*",
       ATRIUM_LOG_LEVEL: "debug",
       PETS_TOKEN: { secretKeyRef: { name: "backend-secrets", key: "pets" } },
@@ -295,8 +356,13 @@ describe("gateway", () => {
     expect(find(objects, "PodDisruptionBudget").spec.maxUnavailable).toBe("25%");
   });
 
-  it("refuses an FQDN or label the control plane would refuse", () => {
+  it("refuses an FQDN, label or CORS origin the components would refuse", () => {
     expect(refused("gateway", "--set", "gateway.fqdns[0]=Not A Host").stderr).toContain("/gateway/fqdns/0");
+    for (const origin of badOrigins) {
+      expect(refused("gateway", "--set", `gateway.corsOrigins[0]=${origin}`).stderr, origin).toContain(
+        "/gateway/corsOrigins/0",
+      );
+    }
     // helm's validator misplaces propertyNames errors, but names the key and the rule.
     expect(refused("gateway", "--set", "gateway.labels.bad\\ key=x").stderr).toContain(
       "invalid propertyName 'bad key'",

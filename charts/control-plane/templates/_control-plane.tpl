@@ -27,7 +27,23 @@
 {{- if not (hasKey $enc.keys $enc.activeKeyId) -}}
 {{- fail (printf "encryptionKey.activeKeyId '%s' is not in encryptionKey.keys (%s): add the key first, upgrade, then switch" $enc.activeKeyId (keys $enc.keys | sortAlpha | join ", ")) -}}
 {{- end -}}
+{{- if and .Values.webUi.gatewayOrigins (not .Values.webUi.enabled) -}}
+{{- fail "webUi.gatewayOrigins is for the web UI's playground: set webUi.enabled=true too, or leave gatewayOrigins empty" -}}
+{{- end -}}
 {{- if and $enc.key (not $enc.existingSecret) -}}
 {{- fail "encryptionKey.key names the legacy key's entry in encryptionKey.existingSecret: set existingSecret too (a legacy key cannot be generated)" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The web UI's address for a person: the first Ingress host (https when its TLS names it), else a port-forward. */}}
+{{- define "controlPlane.uiUrl" -}}
+{{- $ingress := .Values.ingress -}}
+{{- if and $ingress.enabled $ingress.hosts -}}
+{{- $host := (first $ingress.hosts).host -}}
+{{- $tls := false -}}
+{{- range $ingress.tls }}{{ if has $host .hosts }}{{ $tls = true }}{{ end }}{{ end -}}
+{{- printf "%s://%s/" (ternary "https" "http" $tls) $host -}}
+{{- else -}}
+{{- printf "http://127.0.0.1:%d/" (int .Values.ctrl.service.port) -}}
 {{- end -}}
 {{- end -}}

@@ -1,8 +1,9 @@
 /**
  * Values of charts/control-plane: the control plane (`ctrl.*`), its database, its encryption keys
- * (`encryptionKey.*`, the spec's Helm structure), the first admin, Ingress, PodDisruptionBudget and
- * ServiceMonitor.
+ * (`encryptionKey.*`, the spec's Helm structure), the first admin, the web UI it serves (`webUi.*`),
+ * Ingress, PodDisruptionBudget and ServiceMonitor.
  */
+import { webOrigin } from "@atrium/contract/origins";
 import { z } from "zod";
 import {
   chartBasics,
@@ -133,6 +134,27 @@ const admin = z
   .prefault({})
   .describe("The admin created on the control plane's first start (the bootstrap Secret).");
 
+const webUi = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Serve the web UI at / beside /api/v1, on the control plane's Service and Ingress (ATRIUM_UI_DIR: the bundle the control-plane image carries at /app/ui/dist). An Ingress must then route / (its default path), not only /api and /q.",
+      ),
+    gatewayOrigins: z
+      .array(webOrigin)
+      .max(32)
+      .default([])
+      .describe(
+        "Gateway origins the UI's playground may call, e.g. https://mcp.example.com (ATRIUM_UI_GATEWAY_ORIGINS, added to the UI's Content-Security-Policy). Each gateway must list the UI's origin in its chart's gateway.corsOrigins.",
+      ),
+  })
+  .prefault({})
+  .describe(
+    "The web UI (the web-ui component): static files the control plane serves itself, on the same origin as the REST API.",
+  );
+
 export const controlPlaneValues = z
   .strictObject({
     ...chartBasics(),
@@ -141,6 +163,7 @@ export const controlPlaneValues = z
     externalDatabase,
     encryptionKey,
     admin,
+    webUi,
     ingress,
     podDisruptionBudget,
     serviceMonitor,

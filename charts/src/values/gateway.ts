@@ -4,6 +4,7 @@
  * and the cluster keystore all replicas share.
  */
 import { fqdn } from "@atrium/contract";
+import { webOrigin } from "@atrium/contract/origins";
 import { labelMap } from "@atrium/crds";
 import { z } from "zod";
 import {
@@ -53,6 +54,13 @@ const gateway = z
       .default([])
       .describe(
         "More Host header names MCP requests may use besides the FQDNs (ATRIUM_GATEWAY_ALLOWED_HOSTS); the Service's short names are always allowed.",
+      ),
+    corsOrigins: z
+      .array(webOrigin)
+      .max(32)
+      .default([])
+      .describe(
+        "Browser origins that may call the MCP endpoints (CORS, ATRIUM_GATEWAY_CORS_ORIGINS), e.g. the web UI's https://atrium.example.com for its playground. Empty: no CORS.",
       ),
     envAllow: z
       .array(z.string().min(1))
