@@ -84,6 +84,31 @@ describe("reviewAdmission", () => {
     });
   });
 
+  it("allows Prompts with image and embedded-resource messages, and refuses data that is not base64 at its field", () => {
+    const prompts = validSamples().find((s) => s.document.kind === "Prompts")?.document as unknown as {
+      metadata: Record<string, unknown>;
+      spec: { prompts: { messages: Record<string, unknown>[] }[] };
+    };
+    const kind = { group: "atrium.dev", version: "v1alpha1", kind: "Prompts" };
+    const resource = { group: "atrium.dev", version: "v1alpha1", resource: "prompts" };
+    const rich = prompts.spec.prompts.flatMap((p) => p.messages).filter((m) => m.image || m.resource);
+    expect(rich.length).toBeGreaterThanOrEqual(2);
+    expect(reviewAdmission(review({ kind, resource, object: prompts })).answer.response.allowed).toBe(true);
+
+    const spoiled = structuredClone(prompts);
+    const photo = spoiled.spec.prompts.findIndex((p) => p.messages.some((m) => m.image));
+    const message = spoiled.spec.prompts[photo]?.messages.findIndex((m) => m.image) ?? -1;
+    (spoiled.spec.prompts[photo]?.messages[message] as { image: { data: string } }).image.data = "not base64!";
+    const { answer } = reviewAdmission(review({ kind, resource, object: spoiled }));
+    expect(answer.response.status?.details.causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        field: `spec.prompts[${photo}].messages[${message}].image.data`,
+        message: "must be base64 (standard alphabet, padded)",
+      },
+    ]);
+  });
+
   it("marks missing fields FieldValueRequired", () => {
     const { backendEndpoint: _, ...spec } = plan.spec;
     const { answer } = reviewAdmission(review({ object: { ...plan, spec } }));
