@@ -14,6 +14,7 @@ import { freePort } from "@atrium/control-plane/testing";
 import { createTestCa, type KubeTestEnv, startKubeTestEnv } from "@atrium/kube-testenv";
 import { installCrds } from "@atrium/operator/testing";
 import { recordSecret, recordSecretFields } from "@atrium/reliability/secrets";
+import { IMAGE_UI_DIR } from "@atrium/ui";
 import { request } from "undici";
 import {
   type Component,
@@ -93,7 +94,7 @@ async function whenReady(
   return { component, container, ready, live, readyMs, readyCpuMs: await container.cpuMs() };
 }
 
-/** The control plane on its embedded database, with a known admin password. */
+/** The control plane on its embedded database, with a known admin password, serving the web UI. */
 export async function startControlPlane(fixture: Fixture): Promise<NonNullable<Fixture["controlPlane"]>> {
   const port = await freePort();
   const adminPassword = randomBytes(12).toString("base64url");
@@ -101,7 +102,12 @@ export async function startControlPlane(fixture: Fixture): Promise<NonNullable<F
   const container = await start(fixture, {
     image: imageName("control-plane", fixture.tag),
     tmpfs: ["/var/lib/atrium"],
-    env: { ATRIUM_PORT: String(port), ATRIUM_HOST: "127.0.0.1", ATRIUM_ADMIN_PASSWORD: adminPassword },
+    env: {
+      ATRIUM_PORT: String(port),
+      ATRIUM_HOST: "127.0.0.1",
+      ATRIUM_ADMIN_PASSWORD: adminPassword,
+      ATRIUM_UI_DIR: IMAGE_UI_DIR,
+    },
   });
   const url = `http://127.0.0.1:${port}`;
   // A first start creates the database, migrates it and hashes the admin's password: slow on a busy machine.

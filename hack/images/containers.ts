@@ -164,12 +164,18 @@ export interface HttpCheck {
   ca?: string;
 }
 
-/** GET; the status and body, or undefined when nothing answers. */
-export async function httpGet(check: HttpCheck): Promise<{ status: number; body: string } | undefined> {
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** GET; the status, headers and body, or undefined when nothing answers. */
+export async function httpGet(check: HttpCheck): Promise<HttpAnswer | undefined> {
   const dispatcher = check.ca ? new Agent({ connect: { ca: check.ca } }) : undefined;
   try {
     const response = await request(check.url, { ...(dispatcher ? { dispatcher } : {}), headersTimeout: 2_000 });
-    return { status: response.statusCode, body: await response.body.text() };
+    return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
   } catch {
     return undefined;
   } finally {

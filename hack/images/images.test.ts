@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { IMAGE_UI_DIR } from "@atrium/ui";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFixture, type Fixture, type Started, startComponent } from "./components.ts";
 import {
@@ -73,9 +74,9 @@ describe("component images", () => {
       `const fs = require("node:fs");
        const present = ["@electric-sql/pglite", "pg", "drizzle-orm", "@atrium/control-plane", "vitest", "@modelcontextprotocol/sdk"]
          .filter((name) => fs.existsSync("/app/node_modules/" + name));
-       console.log(JSON.stringify({ present, gateway: fs.existsSync("/app/node_modules/@atrium/gateway") }));`,
+       console.log(JSON.stringify({ present, gateway: fs.existsSync("/app/node_modules/@atrium/gateway"), ui: fs.existsSync("${IMAGE_UI_DIR}") }));`,
     ]);
-    expect(JSON.parse(found)).toEqual({ present: [], gateway: true });
+    expect(JSON.parse(found)).toEqual({ present: [], gateway: true, ui: false });
   });
 
   test("control plane: ready on its embedded database in a tmpfs, read-only root, uid 1000", async () => {
@@ -95,6 +96,26 @@ describe("component images", () => {
       await nodeIn(controlPlane, `console.log(require("node:fs").readdirSync("/var/lib/atrium").length > 0)`),
     ).toBe("true");
   }, 180_000);
+
+  // The bundle is built in the image build (Containerfile's ui stage); only its output is in the image.
+  test("control plane: serves the web UI it carries (ATRIUM_UI_DIR), without the UI's build tools", async () => {
+    const controlPlane = get("control-plane");
+    const url = fixture.controlPlane?.url;
+    const page = await httpGet({ url: `${url}/` });
+    expect(page?.status).toBe(200);
+    expect(page?.headers["content-security-policy"]).toContain("default-src 'self'");
+    const script = page?.body.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+    expect(script, "index.html names its script").toBeDefined();
+    const asset = await httpGet({ url: `${url}${script}` });
+    expect(asset?.status).toBe(200);
+    expect(asset?.headers["cache-control"]).toContain("immutable");
+    const contents = await nodeIn(
+      controlPlane,
+      `const fs = require("node:fs");
+       console.log(JSON.stringify({ ui: fs.readdirSync("${IMAGE_UI_DIR}").sort(), vite: fs.existsSync("/app/node_modules/vite"), react: fs.existsSync("/app/node_modules/react"), sources: fs.existsSync("/app/ui/src") }));`,
+    );
+    expect(JSON.parse(contents)).toEqual({ ui: ["assets", "index.html"], vite: false, react: false, sources: false });
+  }, 60_000);
 
   test("control plane: a data folder it does not own stops the start with a message saying so", async () => {
     // A tmpfs without podman's U option belongs to root, as a volume without fsGroup would.
