@@ -700,6 +700,24 @@ paths:
     expect(error.location).toMatchObject({ pointer: "/paths/~1a/get/parameters/0/schema/pattern", line: 1 });
   });
 
+  it("keeps x-mcp-content: true and refuses a value other than a boolean, where it is written", async () => {
+    const document = (value: string) =>
+      minimal30(`  /report:
+    get:
+      operationId: report
+      x-mcp-content: ${value}
+      responses:
+        "200":
+          description: ok
+`);
+    const imported = await importOpenApi({ text: document("true") });
+    expect(operation(imported, "report").extensions).toEqual({ "x-mcp-content": true });
+    const error = await importError({ text: document("yes") });
+    expect(error.code).toBe("OPENAPI_INVALID");
+    expect(error.message).toContain("'x-mcp-content' must be true or false at /paths/~1report/get/x-mcp-content");
+    expect(error.location).toMatchObject({ pointer: "/paths/~1report/get/x-mcp-content", line: 9 });
+  });
+
   it("refuses a schema the gateways could not compile, naming the keyword; in a shared schema too (found by the import fuzz test)", async () => {
     const document = (body: unknown, components: Record<string, unknown> = {}) =>
       JSON.stringify({

@@ -140,7 +140,7 @@ export function normalizeDocument(
           converter,
           sites,
         ),
-        extensions: extensions(operation, pointer, converter),
+        extensions: extensions(operation, pointer, converter, options.locate),
       });
     }
   }
@@ -386,11 +386,22 @@ function responses(
   return result;
 }
 
-function extensions(operation: RawObject, pointer: string, converter: SchemaConverter): Record<string, unknown> {
+function extensions(
+  operation: RawObject,
+  pointer: string,
+  converter: SchemaConverter,
+  locate: Locate,
+): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(operation)) {
     // Counted like schemas: an extension can be shared through $refs as much as a schema can.
     if (key.startsWith("x-")) setOwn(result, key, converter.copy(value, childPointer(pointer, key)));
+  }
+  // Gateways read it as a switch (their tool results are the answer's MCP content blocks): refuse what they would ignore.
+  const content = result["x-mcp-content"];
+  if (content !== undefined && typeof content !== "boolean") {
+    const at = locate(childPointer(pointer, "x-mcp-content"));
+    throw invalidDocument([`'x-mcp-content' must be true or false${describeLocation(at)}`], at);
   }
   return result;
 }
