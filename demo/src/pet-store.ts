@@ -51,7 +51,9 @@ export async function startDemoBackend(port: number): Promise<{ server: Server; 
       if (path === "/q/health/live" || path === "/q/health/ready")
         return send(res, 200, { status: "UP", version: "demo" });
       if (path === "/openapi.json") {
-        return send(res, 200, { ...demoOpenApi(), servers: [{ url: `http://127.0.0.1:${port}` }] });
+        // The port listened on, not the one asked for (0 asks for a free one).
+        const { port: actual } = server.address() as AddressInfo;
+        return send(res, 200, { ...demoOpenApi(), servers: [{ url: `http://127.0.0.1:${actual}` }] });
       }
       if (path === "/pets" && req.method === "GET") {
         const status = url.searchParams.get("status");
