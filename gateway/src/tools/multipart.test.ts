@@ -57,6 +57,15 @@ describe("splitMultipart", () => {
     expect(Object.entries(result.parts[0]?.headers ?? {})).toEqual([["__proto__", "x"]]);
   });
 
+  it("parses the first maxParts parts and only counts the others", () => {
+    const body = Buffer.from("--b1\r\n\r\none\r\n--b1\r\n\r\ntwo\r\n--b1\r\n\r\nthree\r\n--b1--\r\n");
+    const result = splitMultipart(body, "b1", 1);
+    if (!("parts" in result)) throw new Error(result.problem);
+    expect(result.parts.map((part) => part.body.toString())).toEqual(["one"]);
+    expect(result.total).toBe(3);
+    expect(splitMultipart(body, "b1")).toMatchObject({ total: 3 });
+  });
+
   it("says what is wrong with a malformed body", () => {
     expect(split("no delimiter at all")).toEqual({ problem: "no part delimiter --b1" });
     expect(split("--b1\r\n\r\nnever closed")).toEqual({ problem: "part 1 has no closing delimiter --b1--" });

@@ -15,8 +15,8 @@ export type MimePart = {
   body: Buffer;
 };
 
-/** The parts, or why the body is not a well-formed multipart body with this boundary. */
-export type SplitMultipart = { parts: MimePart[] } | { problem: string };
+/** The parts (the first `maxParts`) and how many the body has, or why it is not well-formed multipart with this boundary. */
+export type SplitMultipart = { parts: MimePart[]; total: number } | { problem: string };
 
 const boundaryParameter = /;\s*boundary\s*=\s*(?:"([^"]{1,70})"|([^\s;"]{1,70}))/i;
 
@@ -26,14 +26,16 @@ export function boundaryOf(contentType: string): string | undefined {
   return match?.[1] ?? match?.[2];
 }
 
-export function splitMultipart(body: Buffer, boundary: string): SplitMultipart {
+/** Parts past `maxParts` are only counted: a body of many tiny parts costs no more than its first ones. */
+export function splitMultipart(body: Buffer, boundary: string, maxParts = Number.POSITIVE_INFINITY): SplitMultipart {
   const delimiter = Buffer.from(`--${boundary}`);
   let start = delimiterAt(body, delimiter, 0);
   if (start < 0) return { problem: `no part delimiter --${boundary}` };
   const parts: MimePart[] = [];
   for (;;) {
     let cursor = start + delimiter.length;
-    if (body[cursor] === 0x2d && body[cursor + 1] === 0x2d) return { parts }; // "--": the close delimiter
+    if (body[cursor] === 0x2d && body[cursor + 1] === 0x2d) return { parts, total: parts.length }; // "--": the close delimiter
+    if (parts.length >= maxParts) return { parts, total: parts.length + partsFrom(body, delimiter, start) };
     while (body[cursor] === 0x20 || body[cursor] === 0x09) cursor++; // transport padding
     if (body[cursor] === 0x0d) cursor++;
     if (body[cursor] !== 0x0a)
@@ -53,6 +55,16 @@ function delimiterAt(body: Buffer, delimiter: Buffer, from: number): number {
     if (at === from || body[at - 1] === 0x0a) return at;
   }
   return -1;
+}
+
+/** How many parts start at or after the delimiter at `start` (the close delimiter starts none). */
+function partsFrom(body: Buffer, delimiter: Buffer, start: number): number {
+  let count = 0;
+  for (let at = start; at >= 0; at = delimiterAt(body, delimiter, at + delimiter.length)) {
+    const end = at + delimiter.length;
+    if (body[end] !== 0x2d || body[end + 1] !== 0x2d) count++;
+  }
+  return count;
 }
 
 function partOf(raw: Buffer): MimePart {

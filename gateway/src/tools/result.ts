@@ -171,18 +171,14 @@ function bodyBlock({ body, cut, contentType, mediaType }: Answer, maxBytes: numb
 function mixedContent(answer: Answer): CallToolResult | { problem: string } {
   const boundary = boundaryOf(answer.contentType);
   const split = boundary
-    ? splitMultipart(answer.body, boundary)
+    ? splitMultipart(answer.body, boundary, MAX_CONTENT_BLOCKS)
     : { problem: "its Content-Type has no boundary parameter" };
   if ("problem" in split) return { problem: `The backend's multipart/mixed answer is malformed: ${split.problem}.` };
-  const { parts } = split;
-  if (parts.length === 0) return { content: [{ type: "text", text: statusLine(answer.status) }] };
-  const kept = parts.length > MAX_CONTENT_BLOCKS ? parts.slice(0, MAX_CONTENT_BLOCKS) : parts;
+  const { parts: kept, total } = split;
+  if (kept.length === 0) return { content: [{ type: "text", text: statusLine(answer.status) }] };
   const result: CallToolResult = { content: kept.map(partBlock) };
-  if (kept.length < parts.length) {
-    result.content.push({
-      type: "text",
-      text: `…[${parts.length} parts: the first ${MAX_CONTENT_BLOCKS} are shown]`,
-    });
+  if (kept.length < total) {
+    result.content.push({ type: "text", text: `…[${total} parts: the first ${MAX_CONTENT_BLOCKS} are shown]` });
   }
   const json = kept.find((part) => isJsonMediaType(mediaTypeOf(part.headers["content-type"] ?? "")));
   const text = json ? decodeText(json.body, json.headers["content-type"] ?? "") : undefined;
