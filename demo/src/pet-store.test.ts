@@ -3,7 +3,6 @@
  * on, the store answers as the document says (list, filter, create, read, delete, 404s in words),
  * and below /keyed a call needs a key that is not `revoked`.
  */
-import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoBackend } from "./pet-store.ts";
 
@@ -17,16 +16,16 @@ afterAll(async () => {
 });
 
 async function call(path: string, init: { method?: string; body?: unknown; key?: string } = {}) {
-  const response = await request(`${store.url}${path}`, {
-    method: (init.method ?? "GET") as "GET",
+  const response = await fetch(`${store.url}${path}`, {
+    method: init.method ?? "GET",
     headers: {
       ...(init.body === undefined ? {} : { "content-type": "application/json" }),
       ...(init.key === undefined ? {} : { "x-pet-key": init.key }),
     },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  const text = await response.body.text();
-  return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
 describe("the demo pet store", () => {
