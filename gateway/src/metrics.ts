@@ -45,6 +45,7 @@ const METHOD_LABELS = new Set([
   "prompts/get",
   "completion/complete",
   "logging/setLevel",
+  "subscriptions/listen",
   "batch",
   "invalid",
 ]);

@@ -103,8 +103,9 @@ export class Subscriptions {
 
   /** `resources/subscribe` in a 2025 session: the URI must name a resource or match a template. */
   subscribe(served: ServedExposition, sessionId: string, uri: unknown): void {
-    if (typeof uri !== "string" || !resolveResource(served.exposition.resources, served.templates, uri))
-      throw new McpError(ERROR.resourceNotFound, `Resource not found: ${String(uri)}`, 200, { uri });
+    if (typeof uri !== "string") throw new McpError(ERROR.invalidParams, "Invalid params: uri must be a string");
+    if (!resolveResource(served.exposition.resources, served.templates, uri))
+      throw new McpError(ERROR.resourceNotFound, `Resource not found: ${uri}`, 200, { uri });
     const uris = this.sessionUris.get(sessionId) ?? new Set<string>();
     if (!uris.has(uri) && uris.size >= MAX_SUBSCRIBED_URIS)
       throw new McpError(ERROR.invalidParams, `A session subscribes to at most ${MAX_SUBSCRIBED_URIS} resources`);
@@ -116,7 +117,7 @@ export class Subscriptions {
   }
 
   unsubscribe(sessionId: string, uri: unknown): void {
-    if (typeof uri !== "string") throw new McpError(ERROR.invalidParams, "Invalid params: uri must be a string", 200);
+    if (typeof uri !== "string") throw new McpError(ERROR.invalidParams, "Invalid params: uri must be a string");
     this.sessionUris.get(sessionId)?.delete(uri);
   }
 
@@ -233,7 +234,9 @@ export class Subscriptions {
     const listeners = this.byExposition.get(expositionId) ?? new Set<Listener>();
     listeners.add(listener);
     this.byExposition.set(expositionId, listeners);
-    raw.on("close", () => listener.end(false));
+    // A client that left before the stream opened: there is nobody to tell.
+    if (raw.destroyed) listener.end(false);
+    else raw.on("close", () => listener.end(false));
     return listener;
   }
 }
