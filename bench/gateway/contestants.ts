@@ -43,6 +43,8 @@ const PET_ID = 7;
 export interface BenchContext {
   backendUrl: string;
   controlPlaneUrl: string;
+  /** The control plane's process, whose CPU the scale checks read. */
+  controlPlanePid: number;
   /** The API token gateways register with. */
   gatewayToken: string;
   /** Where gateways keep their cache (a fresh directory per gateway under it) and peers their files. */
@@ -67,7 +69,13 @@ export async function startBenchContext(
   const admin = await login(new ApiClient(controlPlaneUrl));
   return {
     admin,
-    context: { ...options, backendUrl, controlPlaneUrl, gatewayToken: await createGatewayToken(admin) },
+    context: {
+      ...options,
+      backendUrl,
+      controlPlaneUrl,
+      controlPlanePid: controlPlane.pid,
+      gatewayToken: await createGatewayToken(admin),
+    },
   };
 }
 

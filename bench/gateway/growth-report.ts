@@ -29,6 +29,7 @@ function figures(point: GrowthPoint): { name: string; unit: string; value: numbe
   return [
     { name: "start to ready", unit: "ms", value: point.readyMs },
     { name: "CPU to ready", unit: "ms", value: point.readyCpuMs },
+    { name: "control plane CPU meanwhile", unit: "ms", value: point.controlPlaneCpuMs },
     { name: "RSS", unit: "MB", value: point.rssMb },
     { name: "live heap after GC", unit: "MB", value: point.heap.heapUsedMb },
     { name: "change served, from the write sent", unit: "ms", value: change(point.change.fromRequestMs) },
@@ -45,7 +46,7 @@ function table(dimension: Dimension): string {
   const rows = dimension.points.map((p) =>
     [
       thousands(p.size),
-      `${thousands(p.readyMs)} (${thousands(p.readyCpuMs)})`,
+      `${thousands(p.readyMs)} (${thousands(p.readyCpuMs)}, ${thousands(p.controlPlaneCpuMs)})`,
       `${fixed(p.rssMb, 0)} (${fixed(p.peakRssMb, 0)})`,
       fixed(p.heap.heapUsedMb, 1),
       changeCell(p.change, p.change.fromAnswerMs),
@@ -55,7 +56,7 @@ function table(dimension: Dimension): string {
     ].join(" | "),
   );
   return [
-    `| ${dimension.sizeName} | start to ready ms (gateway CPU) | RSS MB (peak) | live heap MB | change served from the commit, ms: median (slowest) ± resolution | … from the write sent | tools/list p50 / p99 ms | ${dimension.setupName} ms |`,
+    `| ${dimension.sizeName} | start to ready ms (gateway CPU, control plane CPU) | RSS MB (peak) | live heap MB | change served from the commit, ms: median (slowest) ± resolution | … from the write sent | tools/list p50 / p99 ms | ${dimension.setupName} ms |`,
     "|--:|--:|--:|--:|--:|--:|--:|--:|",
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
@@ -96,7 +97,11 @@ function panels(dimension: Dimension): GrowthPanel[] {
     {
       title: "Gateway start to ready",
       unit: "ms",
-      series: [series("wall clock", (p) => p.readyMs), series("gateway CPU", (p) => p.readyCpuMs)],
+      series: [
+        series("wall clock", (p) => p.readyMs),
+        series("gateway CPU", (p) => p.readyCpuMs),
+        series("control plane CPU", (p) => p.controlPlaneCpuMs),
+      ],
     },
     {
       title: "Gateway memory",

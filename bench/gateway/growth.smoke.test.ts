@@ -20,9 +20,12 @@ describe("cost-growth benchmark (smoke)", () => {
     for (const dimension of ["Expositions on one gateway", "tools in one Exposition"]) {
       expect(stdout).toContain(`#### ${dimension}`);
       for (const size of [5, 10]) {
-        // size | start to ready (CPU) | RSS (peak) | live heap | change from the commit | from the write | tools/list | set-up
+        // size | start to ready (gateway CPU, control plane CPU) | RSS (peak) | live heap | change from the commit | from the write | tools/list | set-up
         expect(stdout).toMatch(
-          new RegExp(`^\\| ${size} \\| [\\d,]+ \\([\\d,]+\\) \\| \\d+ \\(\\d+\\) \\| \\d+\\.\\d \\| -?\\d+\\.\\d`, "m"),
+          new RegExp(
+            `^\\| ${size} \\| [\\d,]+ \\([\\d,]+, [\\d,]+\\) \\| \\d+ \\(\\d+\\) \\| \\d+\\.\\d \\| -?\\d+\\.\\d`,
+            "m",
+          ),
         );
       }
     }

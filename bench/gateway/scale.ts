@@ -357,6 +357,8 @@ export interface GatewayAtScale {
   readyMs: number;
   /** CPU time the gateway process used until then (user + system): what a busy machine does not inflate. */
   readyCpuMs: number;
+  /** CPU time the control plane used meanwhile: registering the gateway, building and sending its snapshot. */
+  controlPlaneCpuMs: number;
   /** One second after ready. */
   rssMb: number;
   peakRssMb: number;
@@ -385,6 +387,7 @@ export async function measureGatewayAtScale<T = undefined>(
   },
   alsoOn?: (url: string) => Promise<T>,
 ): Promise<GatewayAtScale & { also: T | undefined }> {
+  const controlPlaneBefore = cpuMicros(context.controlPlanePid);
   const gateway = await startAtriumGateway(context, {
     id: options.id,
     role: options.role,
@@ -394,6 +397,7 @@ export async function measureGatewayAtScale<T = undefined>(
   });
   try {
     const readyCpuMs = cpuMicros(gateway.child.pid) / 1000;
+    const controlPlaneCpuMs = (cpuMicros(context.controlPlanePid) - controlPlaneBefore) / 1000;
     // Let start-up garbage settle before reading memory.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const memory = memoryMb(gateway.child.pid);
@@ -404,6 +408,7 @@ export async function measureGatewayAtScale<T = undefined>(
     return {
       readyMs: gateway.readyMs,
       readyCpuMs,
+      controlPlaneCpuMs,
       rssMb: memory.rss,
       peakRssMb: memory.peak,
       heap,
