@@ -356,6 +356,32 @@ describe("logging", () => {
     expect(answer.error.message).toContain("must be one of debug, info");
   });
 
+  it("2026-07-28: a fast call's log messages and result go out whole, with their length (one write, not chunks)", async () => {
+    const call = modernRequest("tools/call", { name: "fail", arguments: {} });
+    const body = JSON.parse(call.body);
+    body.params._meta["io.modelcontextprotocol/logLevel"] = "info";
+    const answer = await request(url("notify"), { ...call, body: JSON.stringify(body) });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers["content-type"]).toBe("text/event-stream");
+    expect(answer.headers["transfer-encoding"]).toBeUndefined();
+    const text = await answer.body.text();
+    expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(text));
+    const events = text.split("\n\n");
+    expect(events.pop()).toBe("");
+    expect(events.map((event) => JSON.parse(event.replace(/^event: message\ndata: /, "")))).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: {
+          level: "error",
+          logger: "atrium-gateway",
+          data: expect.stringMatching(/^fail: the backend answered/),
+        },
+      },
+      { jsonrpc: "2.0", id: 1, result: expect.objectContaining({ isError: true }) },
+    ]);
+  });
+
   it("the backend secret never appears in a log message, though the backend echoes it", async () => {
     const { client, messages } = await v1Client("notify");
     await client.setLoggingLevel("debug");

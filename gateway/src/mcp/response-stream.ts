@@ -124,24 +124,41 @@ export class ResponseStream {
     // The client went away (in 2026-07-28, closing the stream is how it cancels): nothing to say.
     if (raw.destroyed) return this.stop();
     raw.on("close", () => this.stop());
-    raw.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache, no-transform",
-      // Proxies such as nginx would hold the notifications back until the answer.
-      "x-accel-buffering": "no",
-    });
+    raw.writeHead(200, EVENT_STREAM_HEADERS);
     for (const text of this.waiting.splice(0)) this.write(text);
   }
 
   private write(text: string) {
     const raw = this.reply.raw;
-    if (!this.ended && !raw.destroyed) raw.write(`event: message\ndata: ${text}\n\n`);
+    if (!this.ended && !raw.destroyed) raw.write(event(text));
   }
 
   private end(answer: string) {
-    this.openStream();
-    this.write(answer);
     this.ended = true;
-    if (!this.reply.raw.destroyed) this.reply.raw.end();
+    const raw = this.reply.raw;
+    if (this.open) {
+      if (!raw.destroyed) raw.end(event(answer));
+      return;
+    }
+    // Nothing sent yet (the usual fast call with log messages): the whole stream in one write,
+    // headers included, instead of a chunk per message and one to end it.
+    this.open = true;
+    this.reply.hijack();
+    if (raw.destroyed) return;
+    const body = this.waiting.splice(0).map(event).join("") + event(answer);
+    raw.writeHead(200, { ...EVENT_STREAM_HEADERS, "content-length": String(Buffer.byteLength(body)) });
+    raw.end(body);
   }
+}
+
+const EVENT_STREAM_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  // Proxies such as nginx would hold the notifications back until the answer.
+  "x-accel-buffering": "no",
+};
+
+/** One SSE event carrying a JSON-RPC message. */
+function event(text: string): string {
+  return `event: message\ndata: ${text}\n\n`;
 }
