@@ -21,6 +21,8 @@ const port = (value: string) => {
   return number;
 };
 
+const uiLine = (url: string) => `Web UI:        ${url}   (sign in with the admin's organization, user and password)`;
+
 export function registerStackCommands(program: Command, context: CliContext): void {
   program
     .command("run")
@@ -28,7 +30,10 @@ export function registerStackCommands(program: Command, context: CliContext): vo
       "Start a local stack: the control plane (embedded database) and a gateway, in the background (as processes, or a release's containers)",
     )
     .option("--demo", "also start a demo pet store API and publish it as an MCP endpoint")
-    .option("--ui", "also serve the web UI from the control plane (built into the cache on first use)")
+    .option(
+      "--ui",
+      "also serve the web UI from the control plane (built into the cache on first use; with --release, the one its image carries)",
+    )
     .option("--compose", "only write the release's Compose file (see --release), start nothing")
     .option(
       "--release <version>",
@@ -66,7 +71,9 @@ export function registerStackCommands(program: Command, context: CliContext): vo
           const release = options.release ?? context.version;
           const files = stackFiles();
           mkdirSync(files.dir, { recursive: true, mode: 0o700 });
-          writeFileSync(files.compose, composeFile(release, ports, composeProject(files.dir)), { mode: 0o600 });
+          writeFileSync(files.compose, composeFile(release, ports, composeProject(files.dir), Boolean(options.ui)), {
+            mode: 0o600,
+          });
           chmodSync(files.compose, 0o600);
           stdout.write(
             `Wrote ${files.compose} (Atrium ${release}, images ${IMAGE_REPOSITORY}/*:${release}).\n` +
@@ -76,7 +83,6 @@ export function registerStackCommands(program: Command, context: CliContext): vo
           return;
         }
         if (options.release) {
-          if (options.ui) context.warn("the release images do not carry the web UI yet: starting without it");
           if (options.demo) {
             throw cliErrors.conflictingOptions(
               "--release",
@@ -84,13 +90,14 @@ export function registerStackCommands(program: Command, context: CliContext): vo
               "the demo pet store runs with the local processes (`atrium run --demo`)",
             );
           }
-          const result = await runRelease({ release: options.release, ports }, context.io);
+          const result = await runRelease({ release: options.release, ports, ui: Boolean(options.ui) }, context.io);
           const lines = [
             "",
             `Control plane: ${result.controlPlane}   (REST API ${result.controlPlane}/api/v1)`,
             `Gateway:       ${result.gateway}   (MCP endpoints under /mcp/)`,
             `Containers:    ${result.engine}, ${result.composeFile}`,
           ];
+          if (result.ui) lines.push(uiLine(result.ui));
           if (result.admin) {
             lines.push(
               "",
@@ -109,8 +116,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
           `Gateway:       ${result.gateway}   (MCP endpoints under /mcp/; metrics at ${result.metrics})`,
           `Audit events:  ${result.auditLog}   (plans with audit on; JSON lines)`,
         ];
-        if (result.ui)
-          lines.push(`Web UI:        ${result.ui}   (sign in with the admin's organization, user and password)`);
+        if (result.ui) lines.push(uiLine(result.ui));
         if (result.admin) {
           lines.push(
             "",
@@ -150,6 +156,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
         );
         context.print(command, rows, { columns: ["name", "url", "version", "state"] });
         context.note(command, `Containers: ${compose.engine}, ${compose.file}`);
+        if (state.ui) context.note(command, `Web UI: ${state.ui.url}`);
         return;
       }
       const rows = await Promise.all(

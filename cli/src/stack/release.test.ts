@@ -1,14 +1,15 @@
 /**
  * `atrium run --release <version>` on this machine's podman (podman-compose): the release's images
  * as hack/images/build.sh builds them (cached layers), the control plane and a gateway as
- * containers; status, a refused second run, stop with the data kept, a restart that finds its data,
- * and `--compose` naming the images build.sh makes. Needs root and podman: fails, never skips,
- * when they cannot run.
+ * containers; status, a refused second run, stop with the data kept, a restart that finds its data
+ * and serves the web UI (`--ui`), and `--compose` naming the images build.sh makes. Needs root and
+ * podman: fails, never skips, when they cannot run.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@atrium/control-plane/testing";
+import { IMAGE_UI_DIR } from "@atrium/ui";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildImages, keepContainerLogs, podman } from "../../../hack/images/containers.ts";
@@ -60,6 +61,21 @@ describe("atrium run --release (a release's containers)", () => {
     expect(compose.services["control-plane"].image).toBe(`localhost/atrium/control-plane:${TAG}`);
     expect(compose.services.gateway.image).toBe(`localhost/atrium/gateway:${TAG}`);
     expect(result.stdout).toContain(`atrium run --release ${TAG}`);
+    expect(compose.services["control-plane"].environment.ATRIUM_UI_DIR).toBeUndefined(); // the UI is opt-in
+  });
+
+  it("--compose --ui: the control plane serves the bundle its image carries, and the playground may call the gateway", async () => {
+    const result = await atrium("run", "--compose", "--ui", "--release", TAG, ...ports);
+    expect(result.code).toBe(0);
+    const compose = parse(readFileSync(join(stackDir, "compose.yaml"), "utf8"));
+    const [controlPlanePort, gatewayPort] = [ports[1], ports[3]];
+    expect(compose.services["control-plane"].environment).toMatchObject({
+      ATRIUM_UI_DIR: IMAGE_UI_DIR,
+      ATRIUM_UI_GATEWAY_ORIGINS: `http://localhost:${gatewayPort}`,
+    });
+    expect(compose.services.gateway.environment.ATRIUM_GATEWAY_CORS_ORIGINS).toBe(
+      `http://127.0.0.1:${controlPlanePort},http://localhost:${controlPlanePort}`,
+    );
   });
 
   it("starts the control plane and a registered gateway, shows them, refuses a second run, stops them", async () => {
@@ -87,12 +103,20 @@ describe("atrium run --release (a release's containers)", () => {
     expect((await atrium("status")).stdout + (await atrium("status")).stderr).toContain("not running");
   }, 600_000);
 
-  it("a second start finds the data kept in the volumes (no new admin, the same gateway token)", async () => {
-    const started = await atrium("run", "--release", TAG, ...ports);
+  it("a second start, with --ui, finds the data kept in the volumes (no new admin, the same gateway token) and serves the web UI", async () => {
+    const started = await atrium("run", "--release", TAG, "--ui", ...ports);
     expect(started.code).toBe(0);
     expect(started.stderr + started.stdout).not.toContain("Admin (first start)");
     const gateways = await atrium("gateway", "list", "-o", "json");
     expect(JSON.parse(gateways.stdout)).toEqual([expect.objectContaining({ id: "gateway-1" })]);
+    const ui = `http://127.0.0.1:${ports[1]}/`;
+    expect(started.stderr + started.stdout).toContain(`Web UI:        ${ui}`);
+    const page = await fetch(ui);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain(`connect-src 'self' http://localhost:${ports[3]}`);
+    expect(await page.text()).toContain('<div id="root"></div>');
+    const status = await atrium("status");
+    expect(status.stdout + status.stderr).toContain(`Web UI: ${ui}`);
     expect((await atrium("stop")).code).toBe(0);
   }, 600_000);
 

@@ -21,6 +21,8 @@ import { type ComposeState, readState, writeState } from "./state.ts";
 export interface ReleaseOptions {
   release: string;
   ports: ComposePorts;
+  /** Serve the web UI the control-plane image carries (`--ui`). */
+  ui: boolean;
 }
 
 export interface ReleaseResult {
@@ -28,6 +30,8 @@ export interface ReleaseResult {
   gateway: string;
   engine: string;
   composeFile: string;
+  /** The web UI's address, with `--ui`. */
+  ui?: string;
   admin?: RunResult["admin"];
 }
 
@@ -47,7 +51,7 @@ export async function runRelease(options: ReleaseOptions, io: CliIo): Promise<Re
     if (!(await engine.imageExists(image))) throw cliErrors.imageMissing(image, options.release);
   }
   const file = files.compose;
-  writeFileSync(file, composeFile(options.release, options.ports, project), {
+  writeFileSync(file, composeFile(options.release, options.ports, project, options.ui), {
     mode: 0o600,
   });
   chmodSync(file, 0o600);
@@ -99,12 +103,14 @@ export async function runRelease(options: ReleaseOptions, io: CliIo): Promise<Re
         { name: "gateway", url: gatewayUrl },
       ],
     },
+    ...(options.ui ? { ui: { url: `${controlPlaneUrl}/` } } : {}),
   });
   return {
     controlPlane: controlPlaneUrl,
     gateway: gatewayUrl,
     engine: engine.name,
     composeFile: file,
+    ...(options.ui ? { ui: `${controlPlaneUrl}/` } : {}),
     ...(admin ? { admin } : {}),
   };
 }
