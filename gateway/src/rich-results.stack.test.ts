@@ -110,15 +110,28 @@ useStack(async (stack: Stack) => {
   apiKey = exposed.apiKey ?? "";
 });
 
-const clients = [
+/** `use` with a client of `connect`, closed afterwards. */
+async function withClient<C extends { close(): Promise<void> }>(
+  connect: () => Promise<C>,
+  use: (client: C) => Promise<void>,
+) {
+  const client = await connect();
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+type OfficialClient = Awaited<ReturnType<typeof connectLegacyClient | typeof connectModernClient>>;
+const clients: { era: string; connect: () => Promise<OfficialClient> }[] = [
   { era: "v1, 2025-11-25 session", connect: () => connectLegacyClient(url, apiKey) },
   { era: "v2, 2026-07-28", connect: () => connectModernClient(url, apiKey) },
 ];
 
 describe.each(clients)("rich tool results with the official client ($era)", ({ connect }) => {
   it("turns a multipart/mixed answer into text, image and embedded resources", async () => {
-    const client = await connect();
-    try {
+    await withClient(connect, async (client) => {
       const result = await client.callTool({ name: "report", arguments: {} });
       expect(result.isError).toBeFalsy();
       expect(result.content).toEqual([
@@ -138,14 +151,11 @@ describe.each(clients)("rich tool results with the official client ($era)", ({ c
         },
       ]);
       expect(result.structuredContent).toEqual(order);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it("keeps the outputSchema promise with the first JSON part", async () => {
-    const client = await connect();
-    try {
+    await withClient(connect, async (client) => {
       const listed = await client.listTools();
       expect(listed.tools.find((tool) => tool.name === "order")?.outputSchema).toMatchObject({ type: "object" });
       const result = await client.callTool({ name: "order", arguments: {} });
@@ -157,14 +167,11 @@ describe.each(clients)("rich tool results with the official client ($era)", ({ c
       expect(stray.isError).toBe(true);
       expect(stray.structuredContent).toBeUndefined();
       expect(JSON.stringify(stray.content)).toContain("does not match the tool's output schema");
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it("passes a declared content array on, and makes a bad one a tool error", async () => {
-    const client = await connect();
-    try {
+    await withClient(connect, async (client) => {
       const listed = await client.listTools();
       expect(listed.tools.find((tool) => tool.name === "blocks")?.outputSchema).toBeUndefined();
       const result = await client.callTool({ name: "blocks", arguments: {} });
@@ -180,8 +187,6 @@ describe.each(clients)("rich tool results with the official client ($era)", ({ c
           ),
         },
       ]);
-    } finally {
-      await client.close();
-    }
+    });
   });
 });
