@@ -203,10 +203,15 @@ describe("toolResult: JSON declared an MCP content array (x-mcp-content)", () =>
     });
   });
 
-  it("leaves failures and non-JSON answers as without the declaration", () => {
+  it("leaves failures, non-JSON answers and JSON over the size limit as without the declaration", () => {
     expect(toolResult(json(404, { error: "no" }), declared)).toEqual(toolResult(json(404, { error: "no" }), options));
     const text: BackendResponse = { status: 200, headers: { "content-type": "text/plain" }, body: Buffer.from("hi") };
     expect(toolResult(text, declared)).toEqual(toolResult(text, options));
+    const long = json(200, [{ type: "text", text: "x".repeat(100) }]);
+    expect(toolResult(long, { maxBytes: 64, declaredContent: true })).toEqual(toolResult(long, { maxBytes: 64 }));
+    expect(toolResult(long, { maxBytes: 64 }).content[0]).toMatchObject({
+      text: expect.stringContaining("…[truncated"),
+    });
   });
 });
 
