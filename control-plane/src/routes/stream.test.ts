@@ -3,6 +3,7 @@
  * each change, resumption from a revision, and — with two replicas on one PostgreSQL — a change
  * written through one replica reaching a stream held on the other.
  */
+import { changesEvent, snapshotEvent } from "@atrium/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../auth/tokens.ts";
 import {
@@ -65,6 +66,9 @@ describe("change stream", () => {
     try {
       const snapshot = await stream.next("snapshot");
       expect(snapshot.expositions.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
+      // The Expositions' JSON is spliced into the event: it must still read as the contract's event.
+      const { eventId: _snapshotId, ...event } = snapshot;
+      expect(snapshotEvent.safeParse(event).error).toBeUndefined();
       const [expo] = snapshot.expositions;
       expect(expo.organization.name).toBe("default");
       expect(expo.plan.apiKeyHash).toMatch(/^[0-9a-f]{64}$/);
@@ -88,6 +92,8 @@ describe("change stream", () => {
       const change = await stream.next("changes");
       expect(change.upserts.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
       expect(change.deletes).toEqual([]);
+      const { eventId: _changeId, ...event } = change;
+      expect(changesEvent.safeParse(event).error).toBeUndefined();
       // Gateways now hold only the new key's hash: the old key stops working without overlap.
       expect(change.upserts[0].plan.apiKeyHash).toBe(sha256(renewal.body.apiKey));
       expect(change.upserts[0].plan.apiKeyHash).not.toBe(oldHash);

@@ -18,9 +18,19 @@ import type { AppContext } from "../context.ts";
 import { gateways } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import type { StreamEvent } from "../metrics.ts";
+import type { CompiledEntry } from "../stream/compile.ts";
 import { readEndedSessions } from "../stream/ended-sessions.ts";
 import type { ChangeBatch, ChangeHub } from "../stream/hub.ts";
 import { isLive } from "./gateways.ts";
+
+/**
+ * An event's JSON with its Expositions spliced in as compiled: their JSON is made once for every
+ * stream the snapshot or change goes to, not again for each (`fields` is never empty).
+ */
+function withExpositions(fields: { revision: number }, name: "expositions" | "upserts", entries: CompiledEntry[]) {
+  const expositions = entries.map((entry) => entry.json).join(",");
+  return `{"${name}":[${expositions}],${JSON.stringify(fields).slice(1)}`;
+}
 
 export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: ChangeHub }> = async (
   base,
@@ -87,10 +97,10 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         return !revoked;
       };
       const stopWatching = context.credentials.watch(principal, endRevoked);
-      const send = (event: Exclude<StreamEvent, "heartbeat">, revision: number, data: unknown) => {
+      const send = (event: Exclude<StreamEvent, "heartbeat">, revision: number, json: string) => {
         if (raw.writableEnded) return; // ended (revoked, failed): batches queued before its close are dropped
         context.metrics.streamEvents.inc({ event });
-        raw.write(`id: ${revision}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        raw.write(`id: ${revision}\nevent: ${event}\ndata: ${json}\n\n`);
       };
 
       // Subscribe before reading, queueing batches until the opening event is out.
@@ -103,14 +113,14 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
       const apply = async (batch: ChangeBatch, resuming = false): Promise<boolean> => {
         if (batch.revision <= revision) return false;
         const [compiled, announced] = await Promise.all([batch.compiled(), batch.endedSessions()]);
-        const upserts = [];
-        const deletes = [];
+        const upserts: CompiledEntry[] = [];
+        const deletes: string[] = [];
         const arrived = [];
         for (const id of batch.expositionIds) {
           const entry = compiled.get(id);
           if (entry && selected(entry)) {
             if (!sent.has(id)) arrived.push(id);
-            if (sent.get(id) !== entry.json) upserts.push(entry.exposition);
+            if (sent.get(id) !== entry.json) upserts.push(entry);
             sent.set(id, entry.json);
           } else if (sent.delete(id) || resuming) {
             deletes.push(id);
@@ -122,7 +132,8 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         revision = batch.revision;
         if (!upserts.length && !deletes.length && !endedSessions.length) return false;
         if (!(await stillValid())) return false;
-        send("changes", revision, { revision, upserts, deletes, endedSessions } satisfies z.input<typeof changesEvent>);
+        const fields = { revision, deletes, endedSessions } satisfies Omit<z.input<typeof changesEvent>, "upserts">;
+        send("changes", revision, withExpositions(fields, "upserts", upserts));
         return true;
       };
       const enqueue = (batch: ChangeBatch) => {
@@ -165,7 +176,7 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
             revision = since;
             // Nothing that concerns the gateway since `since`: it continues from `revision`.
             const changed = await apply(await hub.touchedSince(organizationId, since), true);
-            if (!changed) send("resumed", revision, { revision });
+            if (!changed) send("resumed", revision, JSON.stringify({ revision }));
             return;
           }
           revision = await hub.currentRevision();
@@ -176,11 +187,11 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
           const expositions = [...all.values()].filter(selected);
           for (const entry of expositions) sent.set(entry.exposition.id, entry.json);
           if (!(await stillValid())) return;
-          send("snapshot", revision, {
+          const fields = {
             revision,
-            expositions: expositions.map((entry) => entry.exposition),
             endedSessions: ended.filter(selected).map((entry) => entry.endedSession),
-          } satisfies z.input<typeof snapshotEvent>);
+          } satisfies Omit<z.input<typeof snapshotEvent>, "expositions">;
+          send("snapshot", revision, withExpositions(fields, "expositions", expositions));
         })
         .catch((error: Error) => {
           // Without its opening event, the gateway would take the heartbeats that follow for being

@@ -24,7 +24,7 @@ import { secretContext } from "../secrets/stored.ts";
 export interface CompiledEntry {
   exposition: CompiledExposition;
   selector: GatewayGroupSelector;
-  /** Stable JSON of the exposition: streams send an upsert only when it changed. */
+  /** JSON of the exposition: streams send an upsert only when it changed, and send it as it is. */
   json: string;
 }
 
