@@ -66,7 +66,7 @@ describe("component images", () => {
     }
   });
 
-  test("the gateway image is under 150 MB and holds no database code", async () => {
+  test("the gateway image is under 150 MB and holds no database code and no web UI", async () => {
     const image = imageName("gateway", TAG);
     expect((await inspectImage(image)).size).toBeLessThan(150_000_000);
     const found = await podman([
