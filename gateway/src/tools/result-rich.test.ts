@@ -36,7 +36,7 @@ describe("toolResult: multipart/mixed", () => {
         [{ "Content-Type": "image/png" }, PNG],
         [{ "Content-Type": "audio/wav" }, PNG],
         [{ "Content-Type": "application/json" }, '{"count":2}'],
-        [{ "Content-Type": "application/pdf", "Content-ID": "<report@backend>" }, PNG],
+        [{ "Content-Type": "application/pdf", "Content-ID": "<report 1@backend>" }, PNG],
         [{ "Content-Type": "application/zip" }, PNG],
         [{}, "a part without a type is text"],
       ]),
@@ -51,7 +51,7 @@ describe("toolResult: multipart/mixed", () => {
         { type: "text", text: '{"count":2}' },
         {
           type: "resource",
-          resource: { uri: "cid:report@backend", mimeType: "application/pdf", blob: PNG.toString("base64") },
+          resource: { uri: "cid:report%201@backend", mimeType: "application/pdf", blob: PNG.toString("base64") },
         },
         {
           type: "resource",
@@ -116,6 +116,14 @@ describe("toolResult: multipart/mixed", () => {
         text: `More than ${answer.body.length} bytes of multipart/mixed, over the size limit: not included`,
       },
     ]);
+  });
+
+  it("says the status line for an answer without parts, once for a failure too", () => {
+    expect(toolResult(mixed(200, []), options).content).toEqual([{ type: "text", text: "HTTP 200 OK" }]);
+    expect(toolResult(mixed(503, []), options)).toMatchObject({
+      content: [{ type: "text", text: "HTTP 503 Service Unavailable" }],
+      isError: true,
+    });
   });
 
   it("makes a malformed answer a tool error that says what is wrong", () => {

@@ -110,8 +110,12 @@ function mapSuccess(answer: Answer, options: ResultOptions): CallToolResult {
   const whole = !cut && body.length <= options.maxBytes;
   if (whole && mediaType === MULTIPART_MIXED) {
     const mixed = mixedContent(answer);
-    if (!("problem" in mixed)) return mixed;
-    return { content: [{ type: "text", text: `${statusLine(status)}\n${mixed.problem}` }], isError: true };
+    if ("problem" in mixed) {
+      return { content: [{ type: "text", text: `${statusLine(status)}\n${mixed.problem}` }], isError: true };
+    }
+    // No parts: said like an empty body.
+    if (mixed.content.length === 0) mixed.content.push({ type: "text", text: statusLine(status) });
+    return mixed;
   }
   if (isJsonMediaType(mediaType) && whole) {
     const text = decodeText(body, contentType);
@@ -167,7 +171,7 @@ function bodyBlock({ body, cut, contentType, mediaType }: Answer, maxBytes: numb
   };
 }
 
-/** A whole multipart/mixed answer as content blocks (see the module comment), or why it cannot be read. */
+/** A whole multipart/mixed answer as content blocks, none for no parts (see the module comment), or why it cannot be read. */
 function mixedContent(answer: Answer): CallToolResult | { problem: string } {
   const boundary = boundaryOf(answer.contentType);
   const split = boundary
@@ -175,7 +179,6 @@ function mixedContent(answer: Answer): CallToolResult | { problem: string } {
     : { problem: "its Content-Type has no boundary parameter" };
   if ("problem" in split) return { problem: `The backend's multipart/mixed answer is malformed: ${split.problem}.` };
   const { parts: kept, total } = split;
-  if (kept.length === 0) return { content: [{ type: "text", text: statusLine(answer.status) }] };
   const result: CallToolResult = { content: kept.map(partBlock) };
   if (kept.length < total) {
     result.content.push({ type: "text", text: `…[${total} parts: the first ${MAX_CONTENT_BLOCKS} are shown]` });
@@ -199,7 +202,7 @@ function partBlock(part: MimePart, index: number): ContentBlock {
     if (isText) return { type: "text", text: decodeText(part.body, contentType) };
   }
   const contentId = part.headers["content-id"]?.replace(/^<|>$/g, "");
-  const uri = location && absoluteUri.test(location) ? location : `cid:${contentId || `part-${index + 1}`}`;
+  const uri = location && absoluteUri.test(location) ? location : `cid:${encodeURI(contentId || `part-${index + 1}`)}`;
   return {
     type: "resource",
     resource: isText
