@@ -15,6 +15,21 @@ const backendPath = z
   })
   .describe("Content read from the backend when the resource is read.");
 
+/** A fixed resource's backend content, which may be watched for changes. */
+const polledBackendPath = backendPath
+  .extend({
+    pollSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(86_400)
+      .optional()
+      .describe(
+        "While a client subscribes to the resource, the gateway reads it this often (If-None-Match with its ETag) and sends notifications/resources/updated when its content changes. Not polled when absent, nor on plans whose backend credential is elicited from each user.",
+      ),
+  })
+  .describe("Content read from the backend when the resource is read.");
+
 const resourceFields = {
   name: z.string().min(1).max(256).describe("Name of the resource, unique within this list."),
   title: z.string().max(256).optional().describe("Human-readable title."),
@@ -32,7 +47,7 @@ export const mcpResource = exactlyOneOf(
       .describe("URI clients read the resource by."),
     ...resourceFields,
     text: z.string().max(1_048_576).optional().describe("Fixed text content."),
-    fromBackend: backendPath.optional(),
+    fromBackend: polledBackendPath.optional(),
   }),
   ["text", "fromBackend"],
 ).describe("An MCP resource: fixed text, or content read from the backend.");

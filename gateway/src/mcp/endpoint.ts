@@ -36,6 +36,7 @@ import {
   META,
   resultResponse,
 } from "./protocol.ts";
+import { backendPollRead } from "./resource-polling.ts";
 import { DEFAULT_PROGRESS_AFTER_MS, type LogSink, type ResponseStream, responseStream } from "./response-stream.ts";
 import { SerializedResult } from "./serialized.ts";
 import type { Session, SessionSigner } from "./sessions.ts";
@@ -72,7 +73,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   const { registry, sessions, metrics, audit } = options;
   const progressAfterMs = options.progressAfterMs ?? DEFAULT_PROGRESS_AFTER_MS;
   const logLevels = new SessionLogLevels();
-  const subscriptions = new Subscriptions();
+  const subscriptions = new Subscriptions(backendPollRead(options.backends));
   registry.observe((before, after) => subscriptions.changed(before, after));
   // Open notification streams would hold the server's close until their clients left.
   app.addHook("preClose", (done) => {

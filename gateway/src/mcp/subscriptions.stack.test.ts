@@ -156,6 +156,48 @@ describe("change notifications", () => {
     }
   });
 
+  it("polls a subscribed backend resource (fromBackend.pollSeconds) and reports a change of its content", async () => {
+    const { admin } = stack.controlPlane;
+    const created = await admin.call("POST", "/api/v1/resources", {
+      name: "watched",
+      serviceId: stack.serviceId,
+      resources: [
+        {
+          uri: "pets://all",
+          name: "all-pets",
+          mimeType: "application/json",
+          fromBackend: { path: "/pets", pollSeconds: 1 },
+        },
+      ],
+    });
+    expect(created.status).toBe(201);
+    await waitFor(
+      () => !!gateway.registry.byId(stack.expositionId)?.exposition.resources.some((r) => r.uri === "pets://all"),
+      "the polled resource",
+    );
+    const client = await connectModernClient(`${gateway.url}${stack.mcpPath}`, stack.apiKey);
+    const got = recorder();
+    client.setNotificationHandler("notifications/resources/updated", got.record);
+    try {
+      const subscription = await client.listen({ resourceSubscriptions: ["pets://all"] });
+      // The first read is the baseline, and the ones after find the same pets: no notification.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(got.seen).toEqual([]);
+      const added = await request(`${stack.backend.url}/api/pets`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Rex" }),
+      });
+      await added.body.dump();
+      await got.waitFor("notifications/resources/updated");
+      expect(got.seen[0]?.params).toMatchObject({ uri: "pets://all" });
+      await subscription.close();
+    } finally {
+      await client.close();
+      await admin.call("DELETE", `/api/v1/resources/${created.body.id}`);
+    }
+  });
+
   it("refuses a malformed listen filter, and a GET without a session, in words", async () => {
     const url = `${gateway.url}${stack.mcpPath}`;
     const bad = await request(

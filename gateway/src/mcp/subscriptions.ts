@@ -18,6 +18,7 @@
 import type { FastifyReply } from "fastify";
 import type { ServedExposition } from "../registry.ts";
 import { ERROR, type JsonRpcId, McpError, resultResponse } from "./protocol.ts";
+import { type PollRead, ResourcePolling } from "./resource-polling.ts";
 import { listResources, listResourceTemplates, resolveResource } from "./resources.ts";
 
 export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
@@ -97,9 +98,23 @@ const sourceOf = (served: ServedExposition, uri: string) =>
 
 export class Subscriptions {
   private readonly byExposition = new Map<string, Set<Listener>>();
+  /** The version of each Exposition with open streams that they are told about. */
+  private readonly current = new Map<string, ServedExposition>();
+  private readonly polling: ResourcePolling | undefined;
   private readonly sessionStreams = new Map<string, Listener>();
   private readonly sessionUris = new Map<string, Set<string>>();
   private open = 0;
+
+  /** `read`: how backend-fetched resources with `pollSeconds` are read (resource-polling.ts); none are polled without it. */
+  constructor(read?: PollRead) {
+    this.polling =
+      read &&
+      new ResourcePolling(
+        read,
+        () => this.watched(),
+        (id, uri) => this.updated(id, uri),
+      );
+  }
 
   /** `resources/subscribe` in a 2025 session: the URI must name a resource or match a template. */
   subscribe(served: ServedExposition, sessionId: string, uri: unknown): void {
@@ -165,6 +180,7 @@ export class Subscriptions {
       for (const listener of [...listeners]) listener.end(false);
       return;
     }
+    this.current.set(after.exposition.id, after);
     const lists = listChanges(before, after);
     for (const listener of listeners) {
       if (lists.tools && listener.lists.tools) listener.notify("notifications/tools/list_changed");
@@ -172,6 +188,24 @@ export class Subscriptions {
       if (lists.resources && listener.lists.resources) listener.notify("notifications/resources/list_changed");
       for (const uri of listener.uris())
         if (sourceOf(before, uri) !== sourceOf(after, uri)) listener.notify("notifications/resources/updated", { uri });
+    }
+  }
+
+  /** The URIs open streams subscribe to, each once per Exposition. */
+  private *watched(): Generator<{ served: ServedExposition; uri: string }> {
+    for (const [id, listeners] of this.byExposition) {
+      const served = this.current.get(id);
+      if (!served) continue;
+      const uris = new Set<string>();
+      for (const listener of listeners) for (const uri of listener.uris()) uris.add(uri);
+      for (const uri of uris) yield { served, uri };
+    }
+  }
+
+  /** A polled resource's content changed: its subscribers are told. */
+  private updated(expositionId: string, uri: string): void {
+    for (const listener of this.byExposition.get(expositionId) ?? []) {
+      if ([...listener.uris()].includes(uri)) listener.notify("notifications/resources/updated", { uri });
     }
   }
 
@@ -223,7 +257,11 @@ export class Subscriptions {
         this.open -= 1;
         const listeners = this.byExposition.get(expositionId);
         listeners?.delete(listener);
-        if (listeners?.size === 0) this.byExposition.delete(expositionId);
+        if (listeners?.size === 0) {
+          this.byExposition.delete(expositionId);
+          this.current.delete(expositionId);
+        }
+        this.polling?.run(this.open > 0);
         options.onEnd?.();
         if (graceful && options.answer !== undefined)
           write(resultResponse(options.answer, { _meta: options.tag, resultType: "complete" }));
@@ -234,6 +272,8 @@ export class Subscriptions {
     const listeners = this.byExposition.get(expositionId) ?? new Set<Listener>();
     listeners.add(listener);
     this.byExposition.set(expositionId, listeners);
+    this.current.set(expositionId, served);
+    this.polling?.run(true);
     // A client that left before the stream opened: there is nobody to tell.
     if (raw.destroyed) listener.end(false);
     else raw.on("close", () => listener.end(false));

@@ -4318,6 +4318,8 @@ export interface paths {
                                     fromBackend?: {
                                         /** @description Path under the backend endpoint, read with GET; {{variable}} placeholders are URL-encoded. */
                                         path: string;
+                                        /** @description While a client subscribes to the resource, the gateway reads it this often (If-None-Match with its ETag) and sends notifications/resources/updated when its content changes. Not polled when absent, nor on plans whose backend credential is elicited from each user. */
+                                        pollSeconds?: number;
                                     };
                                     /** @description MIME type of the content. */
                                     mimeType?: string;
@@ -4386,6 +4388,8 @@ export interface paths {
                             fromBackend?: {
                                 /** @description Path under the backend endpoint, read with GET; {{variable}} placeholders are URL-encoded. */
                                 path: string;
+                                /** @description While a client subscribes to the resource, the gateway reads it this often (If-None-Match with its ETag) and sends notifications/resources/updated when its content changes. Not polled when absent, nor on plans whose backend credential is elicited from each user. */
+                                pollSeconds?: number;
                             };
                             /** @description MIME type of the content. */
                             mimeType?: string;
@@ -4440,6 +4444,8 @@ export interface paths {
                                 fromBackend?: {
                                     /** @description Path under the backend endpoint, read with GET; {{variable}} placeholders are URL-encoded. */
                                     path: string;
+                                    /** @description While a client subscribes to the resource, the gateway reads it this often (If-None-Match with its ETag) and sends notifications/resources/updated when its content changes. Not polled when absent, nor on plans whose backend credential is elicited from each user. */
+                                    pollSeconds?: number;
                                 };
                                 /** @description MIME type of the content. */
                                 mimeType?: string;
@@ -4529,6 +4535,8 @@ export interface paths {
                                 fromBackend?: {
                                     /** @description Path under the backend endpoint, read with GET; {{variable}} placeholders are URL-encoded. */
                                     path: string;
+                                    /** @description While a client subscribes to the resource, the gateway reads it this often (If-None-Match with its ETag) and sends notifications/resources/updated when its content changes. Not polled when absent, nor on plans whose backend credential is elicited from each user. */
+                                    pollSeconds?: number;
                                 };
                                 /** @description MIME type of the content. */
                                 mimeType?: string;
@@ -4597,6 +4605,8 @@ export interface paths {
                             fromBackend?: {
                                 /** @description Path under the backend endpoint, read with GET; {{variable}} placeholders are URL-encoded. */
                                 path: string;
+                                /** @description While a client subscribes to the resource, the gateway reads it this often (If-None-Match with its ETag) and sends notifications/resources/updated when its content changes. Not polled when absent, nor on plans whose backend credential is elicited from each user. */
+                                pollSeconds?: number;
                             };
                             /** @description MIME type of the content. */
                             mimeType?: string;
@@ -4651,6 +4661,8 @@ export interface paths {
                                 fromBackend?: {
                                     /** @description Path under the backend endpoint, read with GET; {{variable}} placeholders are URL-encoded. */
                                     path: string;
+                                    /** @description While a client subscribes to the resource, the gateway reads it this often (If-None-Match with its ETag) and sends notifications/resources/updated when its content changes. Not polled when absent, nor on plans whose backend credential is elicited from each user. */
+                                    pollSeconds?: number;
                                 };
                                 /** @description MIME type of the content. */
                                 mimeType?: string;

@@ -1,0 +1,121 @@
+/**
+ * Backend-fetched resources with `fromBackend.pollSeconds`: while a stream subscribes to one, the
+ * gateway reads it that often (with `If-None-Match` once it has an ETag: a 304 is no change) and
+ * reports a change of its content (SHA-256 of the body) as `notifications/resources/updated`. The first read
+ * sets the baseline. A failed read (error status, timeout, open breaker) changes nothing and is
+ * tried again at the next interval. Plans whose backend credential is elicited from each user are
+ * not polled: there is no one's credential to read with.
+ *
+ * One timer per gateway ticks each second while streams are open; a resource is read by one
+ * poll at a time, and its state is dropped when nobody subscribes to it any more.
+ */
+import { createHash } from "node:crypto";
+import type { Backends } from "../backend.ts";
+import type { ServedExposition } from "../registry.ts";
+
+/** What a poll found: `undefined` when the read failed or the resource is not polled. */
+export type PollRead = (
+  served: ServedExposition,
+  path: string,
+  etag: string | undefined,
+) => Promise<{ notModified: true } | { notModified: false; etag?: string; digest: string } | undefined>;
+
+/** Reads through the plan's backend pool, as resources/read does, with no client's headers. */
+export function backendPollRead(backends: Backends): PollRead {
+  return async (served, path, etag) => {
+    const { plan } = served.exposition;
+    if (plan.backendSecret?.source === "elicit") return undefined;
+    const outcome = await backends.call(
+      served.backend,
+      plan,
+      { method: "GET", path, headers: etag ? { "if-none-match": etag } : {} },
+      {},
+      { share: served.exposition.resources },
+    );
+    if (outcome.kind !== "response") return undefined;
+    const { status, headers, body } = outcome.response;
+    if (status === 304) return { notModified: true };
+    if (status >= 300) return undefined;
+    const tag = headers.etag;
+    return {
+      notModified: false,
+      ...(typeof tag === "string" ? { etag: tag } : {}),
+      digest: createHash("sha256").update(body).digest("hex"),
+    };
+  };
+}
+
+const TICK_MS = 1_000;
+
+interface PollState {
+  etag?: string;
+  digest?: string;
+  dueAt: number;
+  busy: boolean;
+}
+
+export class ResourcePolling {
+  private readonly read: PollRead;
+  private readonly watched: () => Iterable<{ served: ServedExposition; uri: string }>;
+  private readonly updated: (expositionId: string, uri: string) => void;
+  private readonly state = new Map<string, PollState>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    read: PollRead,
+    /** The URIs open streams subscribe to, with the Exposition version they are served from. */
+    watched: () => Iterable<{ served: ServedExposition; uri: string }>,
+    updated: (expositionId: string, uri: string) => void,
+  ) {
+    this.read = read;
+    this.watched = watched;
+    this.updated = updated;
+  }
+
+  /** Ticks while `active` (there are open streams). */
+  run(active: boolean): void {
+    if (active && !this.timer) {
+      this.timer = setInterval(() => this.tick(), TICK_MS);
+      this.timer.unref();
+    } else if (!active && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      this.state.clear();
+    }
+  }
+
+  /** One round: each subscribed, polled resource that is due is read. */
+  tick(now = Date.now()): void {
+    const seen = new Set<string>();
+    for (const { served, uri } of this.watched()) {
+      const resource = served.exposition.resources.find((r) => r.uri === uri);
+      const fromBackend = resource?.fromBackend;
+      if (!fromBackend?.pollSeconds) continue;
+      const key = `${served.exposition.id} ${uri}`;
+      seen.add(key);
+      let state = this.state.get(key);
+      if (!state) {
+        state = { dueAt: now, busy: false };
+        this.state.set(key, state);
+      }
+      if (state.busy || now < state.dueAt) continue;
+      state.busy = true;
+      const current = state;
+      const intervalMs = fromBackend.pollSeconds * 1000;
+      void this.read(served, fromBackend.path, current.etag)
+        .then((found) => {
+          if (!found || found.notModified) return;
+          const changed = current.digest !== undefined && found.digest !== current.digest;
+          current.digest = found.digest;
+          current.etag = found.etag;
+          if (changed) this.updated(served.exposition.id, uri);
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          current.busy = false;
+          current.dueAt = Date.now() + intervalMs;
+        });
+    }
+    for (const key of this.state.keys()) if (!seen.has(key)) this.state.delete(key);
+  }
+}
