@@ -81,6 +81,18 @@ describe("GatewayMetrics", () => {
     expect(text).toContain('atrium_mcp_requests_total{exposition="a\\"b\\\\c\\nd",method="tools/call",status="200"} 1');
     expect(text).toContain('le="+Inf"} 1');
   });
+
+  it("keeps one series per set of label values, one-label families included, in the order they appeared", () => {
+    const metrics = new GatewayMetrics();
+    for (const exposition of ["e2", "e1", "e2", "e2"]) metrics.circuit(exposition, "opened");
+    metrics.circuit("e1", "refused");
+    const opens = metrics.render().match(/^atrium_backend_circuit_opens_total.*$/gm);
+    expect(opens).toEqual([
+      'atrium_backend_circuit_opens_total{exposition="e2"} 3',
+      'atrium_backend_circuit_opens_total{exposition="e1"} 1',
+    ]);
+    expect(metrics.render()).toContain('atrium_backend_circuit_refused_total{exposition="e1"} 1');
+  });
 });
 
 describe("label values come from closed sets", () => {

@@ -8,10 +8,10 @@
  * expositions and tools are the ones served (callers only pass names that were looked up). So no
  * client, however hostile, can grow the number of series.
  *
- * Counters and histograms are our own few lines rather than prom-client's: an update here is one
- * map lookup and a few additions, where prom-client hashes the label object on every update (four
- * times per proxied call, a measurable share of it). The text exposition format (0.0.4) is
- * rendered only when scraped.
+ * Counters and histograms are our own few lines rather than prom-client's: an update here is a
+ * map lookup per label value and a few additions, where prom-client hashes the label object on
+ * every update (four times per proxied call, a measurable share of it). The text exposition
+ * format (0.0.4) is rendered only when scraped.
  */
 
 import { STATUS_CODES } from "node:http";
@@ -62,9 +62,18 @@ export function statusLabel(status: number | string): string {
   return STATUS_LABELS.has(text) ? text : "other";
 }
 
+interface Series<S> {
+  values: readonly string[];
+  state: S;
+}
+/** One level per label: the next label value's level, or at the last label the series. */
+type SeriesIndex<S> = Map<string, SeriesIndex<S> | Series<S>>;
+
 abstract class Family<S> {
-  /** Series by their label values joined with NUL, which no label value holds in practice. */
-  protected readonly series = new Map<string, { values: readonly string[]; state: S }>();
+  /** In the order they first appeared, for rendering. */
+  private readonly series: Series<S>[] = [];
+  /** The series by their label values, a map per label: an update builds no key string (a joined key cost 2 µs a call). */
+  private readonly index: SeriesIndex<S> = new Map();
 
   readonly name: string;
   readonly help: string;
@@ -76,12 +85,24 @@ abstract class Family<S> {
     this.labelNames = labelNames;
   }
 
+  /** `values` holds one value per label name (every family has at least one). */
   protected state(values: readonly string[]): S {
-    const key = values.join("\0");
-    let entry = this.series.get(key);
+    let level = this.index;
+    const last = values.length - 1;
+    for (let i = 0; i < last; i++) {
+      const value = values[i] as string;
+      let next = level.get(value) as SeriesIndex<S> | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(value, next);
+      }
+      level = next;
+    }
+    let entry = level.get(values[last] as string) as Series<S> | undefined;
     if (!entry) {
       entry = { values, state: this.fresh() };
-      this.series.set(key, entry);
+      level.set(values[last] as string, entry);
+      this.series.push(entry);
     }
     return entry.state;
   }
@@ -93,7 +114,7 @@ abstract class Family<S> {
   render(out: string[]): void {
     out.push(`# HELP ${this.name} ${this.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")}`);
     out.push(`# TYPE ${this.name} ${this.type}`);
-    for (const { values, state } of this.series.values()) {
+    for (const { values, state } of this.series) {
       this.lines(
         this.labelNames.map((name, index) => `${name}="${escapeLabel(values[index] ?? "")}"`).join(","),
         state,
