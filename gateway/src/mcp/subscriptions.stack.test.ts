@@ -198,6 +198,36 @@ describe("change notifications", () => {
     }
   });
 
+  it("answers an open listen request when the gateway shuts down, and closes its stream", async () => {
+    const other = await stack.startGateway();
+    const listen = modernRequest(
+      "subscriptions/listen",
+      { notifications: { toolsListChanged: true } },
+      {
+        id: 7,
+        headers: { "x-atrium-key": stack.apiKey },
+      },
+    );
+    const response = await request(`${other.url}${stack.mcpPath}`, listen);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/event-stream");
+    const closing = other.close();
+    const events = (await response.body.text())
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)));
+    await closing;
+    expect(events.map((event) => event.method ?? "answer")).toEqual([
+      "notifications/subscriptions/acknowledged",
+      "answer",
+    ]);
+    expect(events[1]).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      result: { _meta: { "io.modelcontextprotocol/subscriptionId": 7 }, resultType: "complete" },
+    });
+  });
+
   it("refuses a malformed listen filter, and a GET without a session, in words", async () => {
     const url = `${gateway.url}${stack.mcpPath}`;
     const bad = await request(

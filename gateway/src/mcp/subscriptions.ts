@@ -149,11 +149,12 @@ export class Subscriptions {
       lists: { tools: true, prompts: true, resources: true },
       uris: () => this.sessionUris.get(sessionId) ?? [],
       tag: {},
-      onEnd: () => {
-        if (this.sessionStreams.get(sessionId) === stream) this.sessionStreams.delete(sessionId);
+      onEnd: (ended) => {
+        if (this.sessionStreams.get(sessionId) === ended) this.sessionStreams.delete(sessionId);
       },
     });
-    this.sessionStreams.set(sessionId, stream);
+    // Ended already when the client left before it opened.
+    if (!reply.raw.destroyed) this.sessionStreams.set(sessionId, stream);
   }
 
   /** A 2026-07-28 listen stream: acknowledged first, then what its filter asked for, each tagged with its id. */
@@ -224,7 +225,7 @@ export class Subscriptions {
       tag: Record<string, unknown>;
       /** The listen request's id, answered on a graceful end. */
       answer?: JsonRpcId;
-      onEnd?: () => void;
+      onEnd?: (listener: Listener) => void;
     },
   ): Listener {
     if (this.open >= MAX_STREAMS)
@@ -262,7 +263,7 @@ export class Subscriptions {
           this.current.delete(expositionId);
         }
         this.polling?.run(this.open > 0);
-        options.onEnd?.();
+        options.onEnd?.(listener);
         if (graceful && options.answer !== undefined)
           write(resultResponse(options.answer, { _meta: options.tag, resultType: "complete" }));
         if (!raw.destroyed) raw.end();
