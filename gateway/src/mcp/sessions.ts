@@ -12,7 +12,7 @@
  * percent of a 2025 session's call. Only an id that passed the check is remembered, and a
  * remembered one is still refused once it has expired or been ended.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from "node:crypto";
 import { type EndedSession, SESSION_TTL_SECONDS } from "@atrium/contract";
 
 export interface Session {
@@ -42,7 +42,8 @@ export function sessionHash(id: string): string {
 }
 
 export class SessionSigner {
-  private readonly key: Buffer;
+  /** A KeyObject made once: given the raw bytes, every HMAC would make one again (≈ 15 µs of 18). */
+  private readonly key: KeyObject;
   private readonly onEnded: ((ended: EndedSession) => void) | undefined;
   /** By session hash. */
   private readonly ended = new Map<string, EndedSession>();
@@ -51,7 +52,7 @@ export class SessionSigner {
   private sweptAt = Date.now();
 
   constructor(key: Buffer = randomBytes(32), onEnded?: (ended: EndedSession) => void) {
-    this.key = key;
+    this.key = createSecretKey(key);
     this.onEnded = onEnded;
   }
 
