@@ -63,6 +63,7 @@ export { mcpResource, mcpResourceTemplate, Resources, resourcesSpec } from "./ki
 export { SecretSource, secretSourceSpec, secretSourceStatus } from "./kinds/secret-source.ts";
 export { openApiSource, Service, serviceSpec } from "./kinds/service.ts";
 export { type AtriumKind, kindNamed, kinds } from "./kinds.ts";
+export { unknownFormatProblem } from "./known-formats.ts";
 export { type CelRule, exactlyOneOf, type ObjectRule, withRules, type ZodOnlyRule } from "./rules.ts";
 export {
   EXPECTED_ERROR_ANNOTATION,

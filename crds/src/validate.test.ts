@@ -225,6 +225,27 @@ describe("validateResource", () => {
     expect(customTool.safeParse(tools[0]).success).toBe(false);
   });
 
+  it("refuses a custom tool whose inputSchema names a format strict validators do not know, at its path", () => {
+    const inputSchema = {
+      type: "object",
+      properties: {
+        phone: { type: "string", format: "phone" },
+        when: { type: "string", format: "date-time" },
+        size: { type: "integer", format: "int64", examples: [{ format: "odd" }] },
+      },
+    };
+    const tools = (sample("CustomTools").spec.tools as Record<string, unknown>[]).map((tool) => ({
+      ...tool,
+      inputSchema,
+    }));
+    const refused = refusal(sample("CustomTools", { tools }));
+    expect(refused.fields).toEqual(["spec.tools[0].inputSchema.properties.phone.format"]);
+    expect(refused.message).toContain('know no format "phone" and refuse the whole schema');
+    // A record stored before the rule still reaches the gateways, which ignore a format they do not know.
+    expect(storedCustomTool.safeParse(tools[0]).success).toBe(true);
+    expect(customTool.safeParse(tools[0]).success).toBe(false);
+  });
+
   it("does not look for the resources a spec refers to", () => {
     const plan = sample("ConfigurationPlan", { serviceRef: { name: "not-created-yet" } });
     expect(validateResource(plan).allowed).toBe(true);

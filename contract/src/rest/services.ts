@@ -19,15 +19,15 @@ export const operationSummary = z.object({
   summary: z.string().optional(),
 });
 export type OperationSummary = z.output<typeof operationSummary>;
-/** What the import changed to make the document publishable: each pattern rewritten or dropped. */
+/** What the import changed to make the document publishable: each pattern rewritten or dropped, each format dropped. */
 export const importWarning = z.object({
   code: z
-    .enum(["PATTERN_REWRITTEN", "PATTERN_DROPPED"])
+    .enum(["PATTERN_REWRITTEN", "PATTERN_DROPPED", "FORMAT_DROPPED"])
     .describe(
-      "PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).",
+      "PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.",
     ),
   message: z.string().describe("What was changed and why, for people."),
-  location: sourceLocation.optional().describe("Where the pattern is in the submitted or downloaded text."),
+  location: sourceLocation.optional().describe("Where the pattern or format is in the submitted or downloaded text."),
 });
 export type ImportWarning = z.output<typeof importWarning>;
 

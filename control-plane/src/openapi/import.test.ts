@@ -580,6 +580,48 @@ describe("importOpenApi: syntax and validation errors", () => {
     expect(accepted.warnings).toEqual([]);
   });
 
+  it("drops a format strict validators do not know, keeps it as a hint in the description, and warns where it was", async () => {
+    // 2.0: a query parameter carries its format inline; the body's schema is converted as a whole.
+    const document = await importOpenApi({
+      text: `swagger: "2.0"
+info: { title: t, version: "1" }
+paths:
+  /a:
+    post:
+      parameters:
+        - { name: q, in: query, type: string, format: x-vendor, description: The query }
+        - { name: when, in: query, type: string, format: date-time }
+        - { name: size, in: query, type: integer, format: int64 }
+        - name: body
+          in: body
+          schema:
+            type: object
+            properties:
+              phone: { type: string, format: phone, description: Who to call }
+      responses:
+        "200": { description: ok }
+`,
+    });
+    const [q, when, size] = document.operations[0]?.parameters ?? [];
+    const hint = (format: string) => `Format: "${format}" (not checked: strict JSON Schema validators do not know it).`;
+    expect(q?.schema).toEqual({ type: "string", description: hint("x-vendor") });
+    // The gateways list a parameter's own description instead of its schema's: it carries the hint too.
+    expect(q?.description).toBe(`The query\n\n${hint("x-vendor")}`);
+    expect(when?.schema.format).toBe("date-time");
+    expect(size?.schema.format).toBe("int64");
+    expect(document.operations[0]?.requestBody?.schema).toMatchObject({
+      properties: { phone: { type: "string", description: `Who to call\n\n${hint("phone")}` } },
+    });
+    expect(document.operations[0]?.requestBody?.schema).not.toHaveProperty("properties.phone.format");
+    expect(document.warnings.map(({ code, location }) => [code, location?.pointer])).toEqual([
+      ["FORMAT_DROPPED", "/paths/~1a/post/parameters/0/format"],
+      ["FORMAT_DROPPED", "/paths/~1a/post/parameters/3/schema/properties/phone/format"],
+    ]);
+    expect(document.warnings[0]?.message).toContain(
+      'format "x-vendor" at /paths/~1a/post/parameters/0/format (line 7, column 47) is dropped: strict JSON Schema validators',
+    );
+  });
+
   it("keeps the first 100 pattern warnings: every answer about the Service carries them", async () => {
     const parameters = Array.from({ length: 150 }, (_, index) => ({
       name: `q${index}`,

@@ -21,7 +21,9 @@
  * JSON Schema validators compile them in (unicode-pattern.ts); one with no equivalent there is
  * dropped and the schema's description says so (a `patternProperties` entry takes the schema's
  * `additionalProperties` and `unevaluatedProperties` with it, which would now refuse what it
- * described). Each rewrite and drop is a warning of the import (the first `maxImportWarnings`).
+ * described). A `format` that strict validators do not know (ajv's Ajv2020 with ajv-formats refuses
+ * to compile a schema naming one) is dropped too, and the description keeps it as a hint. Each
+ * rewrite and drop is a warning of the import (the first `maxImportWarnings`).
  */
 
 import {
@@ -30,6 +32,7 @@ import {
   SUBSCHEMA_MAP_KEYWORDS,
 } from "@atrium/contract/json-schema";
 import type { ImportWarning } from "@atrium/contract/rest";
+import { unknownFormatProblem } from "@atrium/crds";
 import { describeLocation, emptyEnum, invalidPattern, invalidSchema, schemasTooLarge, selfApplied } from "./errors.ts";
 import { childPointer, refToPointer } from "./json-pointer.ts";
 import { maxImportWarnings } from "./limits.ts";
@@ -57,9 +60,9 @@ export type SchemaConverter = {
   convert(schema: unknown, pointer: string): JsonObject;
   /** Copies a non-schema value (an `x-` extension) as plain JSON, counted against the same limit. */
   copy(value: unknown, pointer: string): JsonValue;
-  /** The note a converted top schema's description got for a pattern dropped from it, for its parameter's description. */
+  /** The note a converted top schema's description got for a pattern or format dropped from it, for its parameter's description. */
   noteOf(schema: JsonObject): string | undefined;
-  /** Each pattern rewritten or dropped so far, once per place. */
+  /** Each pattern rewritten or dropped and each format dropped so far, once per place. */
   warnings: ImportWarning[];
 };
 
@@ -137,6 +140,11 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
     warned.add(key);
     warnings.push(warning);
   };
+  /** Drops what a strict validator cannot compile: the schema's description gets `note`, the import `warning`. */
+  const drop = (note: string, warning: ImportWarning, dropNotes: string[]): void => {
+    dropNotes.push(note);
+    warn(warning);
+  };
 
   /**
    * A pattern as ECMAScript's Unicode mode spells it, or `undefined` with a note why when it has
@@ -155,14 +163,36 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
       });
       return result.pattern;
     }
-    const note = `Not checked: the pattern ${JSON.stringify(pattern)} (${result.reason}; JSON Schema validators compile patterns as ECMAScript in Unicode mode).`;
-    dropNotes.push(note);
-    warn({
-      code: "PATTERN_DROPPED",
-      message: `pattern ${JSON.stringify(pattern)}${describeLocation(location)} is dropped: ${result.reason}, and it has no ECMAScript Unicode-mode equivalent (as JSON Schema validators compile patterns); the schema's description says so`,
-      location,
-    });
+    drop(
+      `Not checked: the pattern ${JSON.stringify(pattern)} (${result.reason}; JSON Schema validators compile patterns as ECMAScript in Unicode mode).`,
+      {
+        code: "PATTERN_DROPPED",
+        message: `pattern ${JSON.stringify(pattern)}${describeLocation(location)} is dropped: ${result.reason}, and it has no ECMAScript Unicode-mode equivalent (as JSON Schema validators compile patterns); the schema's description says so`,
+        location,
+      },
+      dropNotes,
+    );
     return undefined;
+  };
+
+  /**
+   * Whether `format` stays: one a strict validator does not know is dropped, and kept as a hint
+   * in the description. One that is no string is left to the meta-schema check.
+   */
+  const keepFormat = (format: unknown, pointer: string, dropNotes: string[]): boolean => {
+    const problem = typeof format === "string" ? unknownFormatProblem(format) : undefined;
+    if (problem === undefined) return true;
+    const location = locate(pointer);
+    drop(
+      `Format: ${JSON.stringify(format)} (not checked: strict JSON Schema validators do not know it).`,
+      {
+        code: "FORMAT_DROPPED",
+        message: `format ${JSON.stringify(format)}${describeLocation(location)} is dropped: ${problem}; the schema's description keeps it as a hint`,
+        location,
+      },
+      dropNotes,
+    );
+    return false;
   };
 
   /**
@@ -190,7 +220,7 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
     /** The names applied to the very value the conversion's top schema validates (see `inPlaceKeywords`). */
     inPlaceUses: Set<string>;
     pending: Array<[object, string]>;
-    /** The top schema of a `convert` call, whose dropped patterns' note its parameter repeats. */
+    /** The top schema of a `convert` call, whose note on what was dropped its parameter repeats. */
     top?: object;
     topNote?: string;
   };
@@ -248,6 +278,8 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
       if (keyword === "pattern") {
         const pattern = unicodePattern(value, at, dropNotes);
         if (pattern !== undefined) setOwn(out, keyword, pattern);
+      } else if (keyword === "format") {
+        if (keepFormat(value, at, dropNotes)) setOwn(out, keyword, copyData(value, at));
       } else if (keyword === "patternProperties" && isPlainObject(value)) {
         const map: JsonObject = {};
         for (const [name, subschema] of Object.entries(value)) {

@@ -211,7 +211,7 @@ function parameterBase(raw: RawObject, pointer: string, locate: Locate, note: st
 
 /**
  * A parameter's or body's own description, which the gateways list instead of its schema's, with
- * the note of a pattern the import dropped from that schema (see json-schema.ts).
+ * the note of a pattern or format the import dropped from that schema (see json-schema.ts).
  */
 function withNote(description: unknown, note: string | undefined): unknown {
   return typeof description === "string" && note !== undefined ? `${description}\n\n${note}` : description;

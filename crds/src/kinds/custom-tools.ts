@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { artifactStatus, listMap, objectRef } from "../common.ts";
 import { defineKind } from "../kind.ts";
+import { unknownFormatProblem } from "../known-formats.ts";
 import { withRules } from "../rules.ts";
 
 /** MCP tool names: 1-128 of letters, digits, '_', '-', '.'. */
@@ -26,12 +27,13 @@ export const toolAnnotations = z
 const dataKeywords = new Set(["enum", "const", "default", "examples", "example"]);
 
 /**
- * Each `pattern` and `patternProperties` name of a schema that ECMAScript's Unicode mode cannot
- * compile: JSON Schema validators (the gateway's ajv, strict MCP clients) compile patterns so, and
- * a client that cannot compile one tool's schema may drop the whole tool list.
+ * Each `pattern`, `patternProperties` name and `format` of a schema that a strict JSON Schema
+ * validator (the gateway's ajv, strict MCP clients) cannot compile: patterns ECMAScript's Unicode
+ * mode refuses, formats ajv-formats does not know. A client that cannot compile one tool's schema
+ * may drop the whole tool list.
  */
-function invalidPatterns(schema: unknown, path: PropertyKey[] = []): { path: PropertyKey[]; message: string }[] {
-  if (Array.isArray(schema)) return schema.flatMap((item, index) => invalidPatterns(item, [...path, index]));
+function incompilable(schema: unknown, path: PropertyKey[] = []): { path: PropertyKey[]; message: string }[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, index) => incompilable(item, [...path, index]));
   if (schema === null || typeof schema !== "object") return [];
   const found: { path: PropertyKey[]; message: string }[] = [];
   for (const [key, value] of Object.entries(schema)) {
@@ -48,7 +50,13 @@ function invalidPatterns(schema: unknown, path: PropertyKey[] = []): { path: Pro
           message: `${JSON.stringify(pattern)} is no ECMAScript regular expression in Unicode mode, as JSON Schema validators compile patterns (${problem}): escape only what needs it (e.g. _ and # need no backslash)`,
         });
     }
-    found.push(...invalidPatterns(value, [...path, key]));
+    const formatProblem = key === "format" && typeof value === "string" ? unknownFormatProblem(value) : undefined;
+    if (formatProblem !== undefined)
+      found.push({
+        path: [...path, key],
+        message: `${formatProblem}: use one they know (date-time, email, uri, uuid…) or say it in the description`,
+      });
+    found.push(...incompilable(value, [...path, key]));
   }
   return found;
 }
@@ -78,14 +86,17 @@ const objectTypeRule = {
 };
 const toolInputSchema = withRules(objectSchema, [
   objectTypeRule,
-  { whyNotCel: "CEL cannot compile an ECMAScript regular expression", violations: (schema) => invalidPatterns(schema) },
+  {
+    whyNotCel: "CEL cannot compile an ECMAScript regular expression nor knows ajv-formats' formats",
+    violations: (schema) => incompilable(schema),
+  },
 ]);
 const inputSchemaDescription = "JSON Schema (an object schema) of the arguments; no arguments when absent.";
 
 /**
- * A custom tool as the change stream carries it to the gateways: without the pattern rule, which
- * writers apply (see `customTool`), since records stored before it may break it; a gateway
- * compiles such a schema without its patterns and logs a warning.
+ * A custom tool as the change stream carries it to the gateways: without the pattern and format
+ * rule, which writers apply (see `customTool`), since records stored before it may break it; a
+ * gateway compiles such a schema without its patterns (ignoring unknown formats) and logs a warning.
  */
 export const storedCustomTool = z
   .object({
@@ -120,7 +131,7 @@ export const customToolsSpec = z
   .object({ serviceRef: objectRef("Service"), tools: toolsOf(customTool) })
   .describe("Extra tools of a Service, served by every Exposition of it.");
 
-/** As stored, for answers that show records written before the pattern rule (see `storedCustomTool`). */
+/** As stored, for answers that show records written before the pattern and format rule (see `storedCustomTool`). */
 export const storedCustomToolsSpec = customToolsSpec.extend({ tools: toolsOf(storedCustomTool) });
 
 export const CustomTools = defineKind({

@@ -4991,11 +4991,11 @@ export interface paths {
                                  */
                                 importWarnings: {
                                     /**
-                                     * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                     * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
                                      * @enum {string}
                                      */
-                                    code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
-                                    /** @description Where the pattern is in the submitted or downloaded text. */
+                                    code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                    /** @description Where the pattern or format is in the submitted or downloaded text. */
                                     location?: {
                                         /** @description 1-based column in the submitted or downloaded text. */
                                         column?: number;
@@ -5079,11 +5079,11 @@ export interface paths {
                              */
                             importWarnings: {
                                 /**
-                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
                                  * @enum {string}
                                  */
-                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
-                                /** @description Where the pattern is in the submitted or downloaded text. */
+                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
                                     column?: number;
@@ -5156,11 +5156,11 @@ export interface paths {
                              */
                             importWarnings: {
                                 /**
-                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
                                  * @enum {string}
                                  */
-                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
-                                /** @description Where the pattern is in the submitted or downloaded text. */
+                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
                                     column?: number;
@@ -5250,11 +5250,11 @@ export interface paths {
                              */
                             importWarnings: {
                                 /**
-                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
                                  * @enum {string}
                                  */
-                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
-                                /** @description Where the pattern is in the submitted or downloaded text. */
+                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
                                     column?: number;
@@ -5366,11 +5366,11 @@ export interface paths {
                              */
                             importWarnings: {
                                 /**
-                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so).
+                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
                                  * @enum {string}
                                  */
-                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED";
-                                /** @description Where the pattern is in the submitted or downloaded text. */
+                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
                                     column?: number;
