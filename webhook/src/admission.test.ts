@@ -98,7 +98,9 @@ describe("reviewAdmission", () => {
     const spoiled = structuredClone(prompts);
     const photo = spoiled.spec.prompts.findIndex((p) => p.messages.some((m) => m.image));
     const message = spoiled.spec.prompts[photo]?.messages.findIndex((m) => m.image) ?? -1;
-    (spoiled.spec.prompts[photo]?.messages[message] as { image: { data: string } }).image.data = "not base64!";
+    const image = spoiled.spec.prompts[photo]?.messages[message]?.image as { data: string } | undefined;
+    if (!image) throw new Error("the sample has no image message");
+    image.data = "not base64!";
     const { answer } = reviewAdmission(review({ kind, resource, object: spoiled }));
     expect(answer.response.status?.details.causes).toEqual([
       {

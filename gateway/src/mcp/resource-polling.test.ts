@@ -45,7 +45,8 @@ describe("ResourcePolling", () => {
     await settle();
     expect(reads).toEqual([{ path: "/pets", etag: undefined }]);
     // Not due yet: the interval counts from the end of the last read.
-    polling.tick((now += 1_000));
+    now += 1_000;
+    polling.tick(now);
     await settle();
     expect(reads).toHaveLength(1);
     for (let round = 0; round < 3; round++) {
