@@ -34,6 +34,7 @@ function figures(point: GrowthPoint): { name: string; unit: string; value: numbe
     { name: "live heap after GC", unit: "MB", value: point.heap.heapUsedMb },
     { name: "change served, from the write sent", unit: "ms", value: change(point.change.fromRequestMs) },
     { name: "change served, from the commit", unit: "ms", value: change(point.change.fromAnswerMs) },
+    { name: "gateway CPU per change", unit: "ms", value: change(point.change.gatewayCpuMs) },
     { name: "tools/list p50", unit: "ms", value: point.toolsList.p50Ms },
     { name: "tools/list p99", unit: "ms", value: point.toolsList.p99Ms },
   ];
@@ -51,13 +52,14 @@ function table(dimension: Dimension): string {
       fixed(p.heap.heapUsedMb, 1),
       changeCell(p.change, p.change.fromAnswerMs),
       changeCell(p.change, p.change.fromRequestMs),
+      fixed(median(p.change.gatewayCpuMs), 1),
       `${fixed(p.toolsList.p50Ms, 2)} / ${fixed(p.toolsList.p99Ms, 2)}`,
       thousands(p.setupMs),
     ].join(" | "),
   );
   return [
-    `| ${dimension.sizeName} | start to ready ms (gateway CPU, control plane CPU) | RSS MB (peak) | live heap MB | change served from the commit, ms: median (slowest) ± resolution | … from the write sent | tools/list p50 / p99 ms | ${dimension.setupName} ms |`,
-    "|--:|--:|--:|--:|--:|--:|--:|--:|",
+    `| ${dimension.sizeName} | start to ready ms (gateway CPU, control plane CPU) | RSS MB (peak) | live heap MB | change served from the commit, ms: median (slowest) ± resolution | … from the write sent | gateway CPU per change, median ms | tools/list p50 / p99 ms | ${dimension.setupName} ms |`,
+    "|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }
@@ -114,6 +116,7 @@ function panels(dimension: Dimension): GrowthPanel[] {
       series: [
         series("from the write sent", (p) => median(p.change.fromRequestMs)),
         series("from the commit", (p) => median(p.change.fromAnswerMs)),
+        series("gateway CPU", (p) => median(p.change.gatewayCpuMs)),
       ],
     },
     {

@@ -278,17 +278,12 @@ async function timeSequentialPosts(
 export class ExpositionFleet {
   readonly ids: string[] = [];
   readonly role: string;
-  readonly probe: Omit<ChangeProbe, "url">;
+  readonly probe: ChangeProbe;
   private readonly admin: ApiClient;
   private readonly groupId: number;
   private readonly petsPlanId: string;
 
-  private constructor(
-    admin: ApiClient,
-    group: { role: string; id: number },
-    petsPlanId: string,
-    probe: Omit<ChangeProbe, "url">,
-  ) {
+  private constructor(admin: ApiClient, group: { role: string; id: number }, petsPlanId: string, probe: ChangeProbe) {
     this.admin = admin;
     this.role = group.role;
     this.groupId = group.id;
@@ -341,7 +336,7 @@ export async function createProbe(
   admin: ApiClient,
   name: string,
   tools: number,
-): Promise<Omit<ChangeProbe, "url"> & { importMs: number }> {
+): Promise<ChangeProbe & { importMs: number }> {
   const importStarted = performance.now();
   const serviceId = await createService(admin, name, manyOperationsOpenApi(tools));
   const importMs = performance.now() - importStarted;
@@ -380,7 +375,7 @@ export async function measureGatewayAtScale<T = undefined>(
     id: string;
     role: string;
     expositions: number;
-    probe: Omit<ChangeProbe, "url"> & { expositionId: string };
+    probe: ChangeProbe & { expositionId: string };
     changes: number;
     toolsListRequests: number;
     waitForQuiet: boolean;
@@ -404,7 +399,13 @@ export async function measureGatewayAtScale<T = undefined>(
     const heap = await probeHeap(gateway.child);
     const url = `${gateway.url}/mcp/${options.probe.expositionId}`;
     const listed = await timeSequentialPosts(context, url, LIST_HEADERS, toolsListBody, options);
-    const change = await measureChangeApplied(context, admin, { ...options.probe, url }, options.changes);
+    const change = await measureChangeApplied(
+      context,
+      admin,
+      options.probe,
+      { url, gatewayPid: gateway.child.pid },
+      options.changes,
+    );
     return {
       readyMs: gateway.readyMs,
       readyCpuMs,
