@@ -5,7 +5,7 @@
 import type { CompiledExposition } from "@atrium/contract";
 import { describe, expect, it } from "vitest";
 import { complete, offersCompletions } from "./completion.ts";
-import { ERROR, McpError } from "./protocol.ts";
+import { invalidParamsMessage } from "./testing.ts";
 
 const operation = (method: string, path: string, parameters: unknown[]) =>
   ({ operationId: `${method} ${path}`, method, path, parameters, responses: [] }) as unknown;
@@ -63,17 +63,7 @@ describe("completion/complete", () => {
   });
 
   it("refuses an unknown prompt, template, argument or variable, and a malformed request, as invalid params", () => {
-    const refusal = (params: Record<string, unknown>) => {
-      try {
-        complete(exposition, params, 400);
-      } catch (error) {
-        expect(error).toBeInstanceOf(McpError);
-        expect((error as McpError).code).toBe(ERROR.invalidParams);
-        expect((error as McpError).httpStatus).toBe(400);
-        return (error as McpError).message;
-      }
-      throw new Error("not refused");
-    };
+    const refusal = (params: Record<string, unknown>) => invalidParamsMessage(() => complete(exposition, params, 400));
     const argument = { name: "species", value: "" };
     expect(refusal({ ref: { type: "ref/prompt", name: "nope" }, argument })).toBe("Unknown prompt: nope");
     expect(refusal({ ref: { type: "ref/prompt", name: "adopt" }, argument: { name: "x", value: "" } })).toBe(

@@ -3,19 +3,11 @@
  * dropped), URIs a list of at most 100 strings (duplicates dropped); anything else is -32602.
  */
 import { describe, expect, it } from "vitest";
-import { ERROR, McpError } from "./protocol.ts";
 import { listenRequest, MAX_SUBSCRIBED_URIS } from "./subscriptions.ts";
+import { invalidParamsMessage } from "./testing.ts";
 
 function refusal(params: Record<string, unknown>): string {
-  try {
-    listenRequest(params);
-  } catch (error) {
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(ERROR.invalidParams);
-    expect((error as McpError).httpStatus).toBe(400);
-    return (error as McpError).message;
-  }
-  throw new Error("not refused");
+  return invalidParamsMessage(() => listenRequest(params));
 }
 
 describe("listenRequest", () => {

@@ -1,0 +1,16 @@
+/** Helpers for the unit tests of the MCP layer. */
+import { expect } from "vitest";
+import { ERROR, McpError } from "./protocol.ts";
+
+/** The message of the invalid-params refusal (-32602, HTTP 400) `run` throws; fails when it throws none. */
+export function invalidParamsMessage(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ERROR.invalidParams);
+    expect((error as McpError).httpStatus).toBe(400);
+    return (error as McpError).message;
+  }
+  throw new Error("not refused");
+}
