@@ -182,7 +182,9 @@ export const condition = z
       .regex(
         /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$/,
       )
-      .describe("Condition type; for SecretSource `secret.atrium.dev/<secret name>`, one per referenced Secret."),
+      .describe(
+        "Condition type; for SecretSource `secret.atrium.dev/<secret name>`, one per referenced Secret; for Service `ImportWarnings`.",
+      ),
     status: z.enum(["True", "False", "Unknown"]).describe("Whether the condition holds."),
     observedGeneration: z.number().int().min(0).optional().describe("metadata.generation the condition was set for."),
     lastTransitionTime: z.string().describe("RFC 3339 time of the last change of status."),

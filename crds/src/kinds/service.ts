@@ -2,7 +2,7 @@
  * Service: an API contract (an OpenAPI 2.0 / 3.x document) that plans bind to a backend.
  */
 import { z } from "zod";
-import { httpUrl, objectName, reconcileStatus } from "../common.ts";
+import { condition, httpUrl, listMap, objectName, reconcileStatus } from "../common.ts";
 import { defineKind } from "../kind.ts";
 import { exactlyOneOf } from "../rules.ts";
 
@@ -30,11 +30,26 @@ export const serviceSpec = z
   })
   .describe("An API contract imported from an OpenAPI document.");
 
+/** The condition type saying what the last import changed in the document's schemas. */
+export const IMPORT_WARNINGS_CONDITION = "ImportWarnings";
+
+export const serviceStatus = reconcileStatus
+  .extend({
+    conditions: listMap(condition, "type")
+      .optional()
+      .describe(
+        `${IMPORT_WARNINGS_CONDITION}: True when the last import changed the document so that every JSON Schema validator compiles its tools' schemas (a pattern rewritten or dropped, an unknown format dropped); its message gives how many changes and the first few.`,
+      ),
+  })
+  .describe(
+    "Observed state, written by the operator through the status subresource; the import's warnings as a condition.",
+  );
+
 export const Service = defineKind({
   kind: "Service",
   plural: "services",
   shortNames: ["asvc"],
   description: "An API contract imported from an OpenAPI document, which ConfigurationPlans bind to a backend.",
   spec: serviceSpec,
-  status: reconcileStatus,
+  status: serviceStatus,
 });

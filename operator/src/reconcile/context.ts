@@ -9,11 +9,15 @@ import type { KubeApi } from "../kube/api.ts";
 import type { InformerSet } from "../kube/informers.ts";
 import type { Log } from "../log.ts";
 
-/** A record this process wrote (or verified) for a resource: its uid, the body's fingerprint, the record id. */
+/**
+ * A record this process wrote (or verified) for a resource: its uid, the body's fingerprint, the
+ * record id, and what the kind's status reports from it (see `RecordSpec.remember`).
+ */
 export interface AppliedRecord {
   uid: string;
   fingerprint: string;
   id: string;
+  remembered?: unknown;
 }
 
 export interface ReconcileContext {

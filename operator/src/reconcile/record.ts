@@ -5,7 +5,8 @@
  *
  * Calls are skipped when they cannot change anything: the same body was already applied by
  * this process; or, right after a restart, the resource is READY at its current generation and
- * the record found by its id still has the links the body asks for.
+ * the record found by its id still has the links the body asks for. What a kind reports from the
+ * record (`remember`) is kept beside, so a skipped call still reports it.
  */
 import type { Collection, ControlPlaneRecord, RecordPlace } from "../control-plane/client.ts";
 import { type AtriumObject, objectKey, type WatchedKind } from "../kube/objects.ts";
@@ -17,6 +18,7 @@ import { readyAtGeneration } from "./status.ts";
 export interface RecordSpec<
   V extends ControlPlaneRecord = ControlPlaneRecord,
   B extends { name: string } = { name: string },
+  R = undefined,
 > {
   /** Control-plane collection, e.g. `collections.services`. */
   collection: Collection<V, B>;
@@ -28,12 +30,19 @@ export interface RecordSpec<
   update?: "put" | "recreate";
   /** Among the records with this name, the one to adopt (Services can have one per version). */
   choose?(candidates: V[]): V | undefined;
+  /**
+   * What of the record the status reports (a Service's import warnings), kept in this process
+   * with the body's fingerprint (not the record: a plan's holds its API key).
+   */
+  remember?(record: V): R;
 }
 
-export interface SyncedRecord<V extends ControlPlaneRecord = ControlPlaneRecord> {
+export interface SyncedRecord<V extends ControlPlaneRecord = ControlPlaneRecord, R = undefined> {
   id: string;
   /** What the control plane answered to a create or update (a plan's new API key is only there). */
   written?: V;
+  /** What `remember` took from the record, when the spec has it. */
+  remembered?: R;
 }
 
 function keyOf(object: AtriumObject): string {
@@ -55,22 +64,25 @@ async function findRecord<V extends ControlPlaneRecord>(
   return spec.choose ? spec.choose(candidates) : candidates[0];
 }
 
-export async function syncRecord<V extends ControlPlaneRecord, B extends { name: string }>(
+export async function syncRecord<V extends ControlPlaneRecord, B extends { name: string }, R = undefined>(
   ctx: ReconcileContext,
   object: AtriumObject,
-  spec: RecordSpec<V, B>,
-): Promise<SyncedRecord<V>> {
+  spec: RecordSpec<V, B, R>,
+): Promise<SyncedRecord<V, R>> {
   const key = keyOf(object);
   const { uid } = object.metadata;
   const bodyFingerprint = fingerprint(spec.body);
   const applied = ctx.applied.get(key);
   const appliedHere = applied?.uid === uid;
-  if (appliedHere && applied.fingerprint === bodyFingerprint) return { id: applied.id };
+  if (appliedHere && applied.fingerprint === bodyFingerprint)
+    return { id: applied.id, ...(spec.remember ? { remembered: applied.remembered as R } : {}) };
 
   const existing = await findRecord(ctx, object, { ...spec, name: spec.body.name });
-  let result: SyncedRecord<V>;
+  let result: SyncedRecord<V, R>;
+  let record: V;
   if (!existing) {
     const written = await ctx.controlPlane.create(spec.collection, spec.body);
+    record = written;
     result = { id: String(written.id), written };
   } else if (
     !appliedHere &&
@@ -79,16 +91,20 @@ export async function syncRecord<V extends ControlPlaneRecord, B extends { name:
     spec.matches(existing)
   ) {
     // After a restart: the status vouches for this generation and the record is still there.
+    record = existing;
     result = { id: String(existing.id) };
   } else if (spec.update === "recreate") {
     await ctx.controlPlane.remove(spec.collection, existing.id);
     const written = await ctx.controlPlane.create(spec.collection, spec.body);
+    record = written;
     result = { id: String(written.id), written };
   } else {
     const written = await ctx.controlPlane.replace(spec.collection, existing.id, spec.body);
+    record = written;
     result = { id: String(written.id), written };
   }
-  ctx.applied.set(key, { uid, fingerprint: bodyFingerprint, id: result.id });
+  if (spec.remember) result.remembered = spec.remember(record);
+  ctx.applied.set(key, { uid, fingerprint: bodyFingerprint, id: result.id, remembered: result.remembered });
   return result;
 }
 

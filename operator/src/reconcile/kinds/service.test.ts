@@ -1,10 +1,11 @@
 /**
  * The Service reconciler on a real API server and control plane: a document read from a
- * ConfigMap is imported, and imported again when the ConfigMap changes.
+ * ConfigMap is imported, and imported again when the ConfigMap changes; what the import changed
+ * in the document's schemas shows as the ImportWarnings condition.
  */
 import { sampleOpenApi } from "@atrium/control-plane/testing";
 import { describe, expect, it } from "vitest";
-import { resource, useOperatorHarness, waitFor } from "../../testing.ts";
+import { patchResource, resource, useOperatorHarness, waitFor } from "../../testing.ts";
 
 const testHarness = useOperatorHarness("services");
 
@@ -37,5 +38,61 @@ describe("Service", () => {
     await waitFor("the Service record re-imported from the ConfigMap", async () =>
       (await harness.controlPlane().call("GET", recordUrl)).body.operationCount === 3 ? true : undefined,
     );
+  });
+
+  it("reports what the import changed in the document's schemas as the ImportWarnings condition, and its end", async () => {
+    const harness = testHarness();
+    /** A 3.1 document whose one operation has a query parameter per schema. */
+    const documentWith = (...schemas: Record<string, unknown>[]) =>
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "warnings", version: "1" },
+        paths: {
+          "/a": {
+            get: {
+              operationId: "a",
+              parameters: schemas.map((schema, index) => ({ name: `q${index}`, in: "query", schema })),
+              responses: { "200": { description: "ok" } },
+            },
+          },
+        },
+      });
+    const phone = { type: "string", format: "phone" };
+    const identityEscape = { type: "string", pattern: "^a\\_b$" };
+    await harness.create(
+      resource("Service", "warned", {
+        version: "1.0.0",
+        openapi: { inline: documentWith(phone, identityEscape, phone, { type: "string", pattern: "a++" }) },
+      }),
+    );
+    const warned = await harness.waitReady("Service", "warned");
+    const [condition] = (warned.status?.conditions ?? []) as Record<string, unknown>[];
+    expect(condition).toMatchObject({
+      type: "ImportWarnings",
+      status: "True",
+      reason: "SchemasChanged",
+      observedGeneration: 1,
+      lastTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+    });
+    const message = String(condition?.message);
+    expect(message).toMatch(/^The import changed the document in 4 places .*\(the first 3; /);
+    expect(message).toContain('FORMAT_DROPPED: format "phone" at /paths/~1a/get/parameters/0/schema/format');
+    expect(message).toContain('PATTERN_REWRITTEN: pattern "^a\\\\_b$"');
+    expect(message).not.toContain("PATTERN_DROPPED"); // the fourth is counted, not quoted
+
+    await patchResource(harness.env.custom, "Service", harness.namespace, "warned", [
+      { op: "replace", path: "/spec/openapi/inline", value: documentWith({ type: "string", format: "date-time" }) },
+    ]);
+    const clean = await waitFor("the ImportWarnings condition False", async () => {
+      const object = await harness.get("Service", "warned");
+      const [next] = (object?.status?.conditions ?? []) as Record<string, unknown>[];
+      return next?.status === "False" ? next : undefined;
+    });
+    expect(clean).toMatchObject({
+      type: "ImportWarnings",
+      reason: "NoChanges",
+      observedGeneration: 2,
+      message: "The import kept every schema of the document as written.",
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Service → `/services`: name, version, description and the OpenAPI document, inline or by
  * URL; a ConfigMap source is read here (the control plane cannot) and sent inline, and a change
- * of that ConfigMap is reconciled like a spec change.
+ * of that ConfigMap is reconciled like a spec change. What the import changed in the document's
+ * schemas is reported as the `ImportWarnings` condition (import-warnings.ts).
  */
 import { Service } from "@atrium/crds";
 import { collections } from "../../control-plane/client.ts";
@@ -10,6 +11,7 @@ import type { AtriumObject, DataObject } from "../../kube/objects.ts";
 import type { ReconcileContext } from "../context.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
 import { deleteRecord, syncRecord } from "../record.ts";
+import { importWarningsCondition } from "./import-warnings.ts";
 
 const collection = collections.services;
 
@@ -50,14 +52,15 @@ export const serviceReconciler: KindReconciler = {
       ...(spec.description === undefined ? {} : { description: spec.description }),
       openapi: openApiFor(ctx, object, spec.openapi),
     };
-    const { id } = await syncRecord(ctx, object, {
+    const { id, remembered } = await syncRecord(ctx, object, {
       collection,
       body,
       // A ConfigMap may have changed while no operator ran: send it again after a restart.
       matches: (record) => record.version === spec.version && spec.openapi.configMapRef === undefined,
       choose: (candidates) => candidates.find((record) => record.version === spec.version) ?? candidates[0],
+      remember: (record) => record.importWarnings,
     });
-    return { id };
+    return { id, conditions: [importWarningsCondition(object, remembered ?? [])] };
   },
 
   async remove(object, ctx) {
