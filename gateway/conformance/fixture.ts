@@ -101,12 +101,15 @@ const plainGet = (operationId: string, summary: string, contentType: string) => 
   },
 });
 
-/** A GET operation with required string query parameters. */
-const getWithQuery = (operationId: string, summary: string, names: string[]) => ({
+/** A GET operation with required string (then boolean) query parameters. */
+const getWithQuery = (operationId: string, summary: string, names: string[], flags: string[] = []) => ({
   get: {
     operationId,
     summary,
-    parameters: names.map((name) => ({ name, in: "query", required: true, schema: { type: "string" } })),
+    parameters: [
+      ...names.map((name) => ({ name, in: "query", required: true, schema: { type: "string" } })),
+      ...flags.map((name) => ({ name, in: "query", required: true, schema: { type: "boolean" } })),
+    ],
     responses: { "200": { description: "ok", content: { "text/plain": {} } } },
   },
 });
@@ -147,6 +150,38 @@ export const CONFORMANCE_OPENAPI = {
     // gateway hears of it on the change stream and tells the open listen streams.
     "/trigger-tool-change": plainGet("test_trigger_tool_change", "Adds or removes a tool", "text/plain"),
     "/trigger-prompt-change": plainGet("test_trigger_prompt_change", "Adds or removes a prompt", "text/plain"),
+    // SEP-2322 input_required (2026-07-28): the suite calls these without arguments; the plan
+    // asks for missing arguments (elicitMissingArguments), so the gateway asks the user for each
+    // required one through a form and calls the backend with the answers. `user_name` is an
+    // object parameter (deepObject: `user_name[name]=…`), asked as a form of its properties.
+    "/input-required/elicitation": {
+      get: {
+        operationId: "test_input_required_result_elicitation",
+        summary: "Greets a user by name",
+        parameters: [
+          {
+            name: "user_name",
+            in: "query",
+            required: true,
+            style: "deepObject",
+            schema: {
+              type: "object",
+              properties: { name: { type: "string", description: "Your name" } },
+              required: ["name"],
+            },
+          },
+        ],
+        responses: { "200": { description: "ok", content: { "text/plain": {} } } },
+      },
+    },
+    "/input-required/request-state": getWithQuery("test_input_required_result_request_state", "Confirms", [], ["ok"]),
+    "/input-required/multi-round": getWithQuery(
+      "test_input_required_result_multi_round",
+      "Says whose favourite colour it is",
+      ["name", "color"],
+    ),
+    "/input-required/tampered-state": getWithQuery("test_input_required_result_tampered_state", "Confirms", [], ["ok"]),
+    "/input-required/capabilities": getWithQuery("test_input_required_result_capabilities", "Confirms", [], ["ok"]),
     // SEP-2243 custom headers: the suite finds the first tool with an `x-mcp-header` string
     // property and checks that calls are refused unless Mcp-Param-Region agrees with `region`.
     "/param-headers": {
@@ -257,6 +292,13 @@ export const PROMPTS = {
       ],
     },
     {
+      // SEP-2322: prompts/get without `context`; the gateway asks the user for it (elicitMissingArguments).
+      name: "test_input_required_result_prompt",
+      description: "A prompt whose required argument the gateway asks the user for",
+      arguments: [{ name: "context", description: "What context should the prompt use?", required: true }],
+      messages: [{ role: "user", text: "Answer with this context in mind: {{context}}" }],
+    },
+    {
       name: "test_prompt_with_image",
       description: "A prompt with an image",
       messages: [
@@ -325,6 +367,16 @@ export async function startConformanceBackend(changes: RecordChanges = {}): Prom
         return send(res, 200, "text/plain; charset=utf-8", `Prompt: ${url.searchParams.get("prompt") ?? ""}`);
       case "/elicitation":
         return send(res, 200, "text/plain; charset=utf-8", `Message: ${url.searchParams.get("message") ?? ""}`);
+      case "/input-required/elicitation":
+        return send(res, 200, "text/plain; charset=utf-8", `Hello, ${url.searchParams.get("user_name[name]")}!`);
+      case "/input-required/multi-round": {
+        const { name, color } = Object.fromEntries(url.searchParams);
+        return send(res, 200, "text/plain; charset=utf-8", `${name}'s favourite colour is ${color}.`);
+      }
+      case "/input-required/request-state":
+      case "/input-required/tampered-state":
+      case "/input-required/capabilities":
+        return send(res, 200, "text/plain; charset=utf-8", `Confirmed: ok=${url.searchParams.get("ok")}`);
       case "/param-headers":
         return send(res, 200, "text/plain; charset=utf-8", `Region: ${url.searchParams.get("region") ?? ""}`);
       case "/elicitation-sep1034-defaults":
@@ -419,6 +471,7 @@ export async function startConformanceStack(options: { logLevel?: string } = {})
       serviceId,
       backendEndpoint: backend.url,
       backendTimeoutMs: 5_000,
+      elicitMissingArguments: true,
     });
     const group = await created(admin, "/api/v1/gateway-groups", { name: "conformance", labels: { suite: "mcp" } });
     const exposition = await created(admin, "/api/v1/expositions", {

@@ -228,6 +228,14 @@ export const configurationPlanRules: readonly ObjectRule[] = [
   },
   {
     message:
+      "elicitMissingArguments cannot be combined with backendSecret.elicit: both answer input_required with a " +
+      "requestState of their own, and a call has one",
+    path: ["elicitMissingArguments"],
+    cel: "!has(self.elicitMissingArguments) || !self.elicitMissingArguments || !has(self.backendSecret) || !has(self.backendSecret.elicit)",
+    holds: (plan) => plan.elicitMissingArguments !== true || field(plan.backendSecret, "elicit") === undefined,
+  },
+  {
+    message:
       "backendSecret.elicit.signIn needs oauth: the page signs the user in at the plan's oauth issuer and compares " +
       "them with the user the agent's token named",
     path: ["backendSecret", "elicit", "signIn"],
@@ -416,6 +424,14 @@ export const configurationPlanSpec = z
       .describe("Time the backend has to answer; past it the tool result is a gateway-generated 504."),
     circuitBreaker,
     limits: planLimits.optional(),
+    elicitMissingArguments: z
+      .boolean()
+      .default(false)
+      .describe(
+        "MCP 2026-07-28: a tool call or prompts/get lacking required arguments, from a client that declared " +
+          "form-mode elicitation, is answered input_required with a form per missing primitive argument (or object " +
+          "of primitive properties); the answers are merged into the arguments. Needs a gateway cluster key.",
+      ),
     audit: z
       .boolean()
       .default(false)

@@ -16,6 +16,12 @@ import {
   modernCredential,
   storedCredential,
 } from "../elicitation/flow.ts";
+import {
+  type ArgumentAsking,
+  requiredPromptArguments,
+  requiredToolArguments,
+  withAskedArguments,
+} from "../elicitation/missing-arguments.ts";
 import type { LimitRefusal } from "../limits.ts";
 import type { ToolOutcomeWord } from "../metrics.ts";
 import type { ServedExposition } from "../registry.ts";
@@ -50,6 +56,8 @@ export interface DispatchContext {
   onLimited?: (refusal: LimitRefusal, tool: string | undefined) => void;
   /** Set on Expositions whose plan elicits the backend credential from each user. */
   elicitation?: ElicitationCall;
+  /** Set on Expositions whose plan asks for missing arguments (elicitMissingArguments); used in the modern era only. */
+  askArguments?: ArgumentAsking;
   /**
    * Sends the client a log message about the call (`notifications/message`), when it asked for
    * them and reads the answer's event stream (response-stream.ts); undefined otherwise, and then
@@ -95,7 +103,7 @@ export async function dispatchShared(
     case "prompts/list":
       return { prompts: listPrompts(exposition.prompts) };
     case "prompts/get":
-      return getPrompt(exposition.prompts, params, invalidStatus);
+      return promptOrAsk(params, context, invalidStatus);
     case "completion/complete":
       if (!offersCompletions(exposition)) return undefined;
       return complete(exposition, params, invalidStatus);
@@ -117,7 +125,18 @@ async function callTool(
   const observe = (outcome: number | ToolOutcomeWord) =>
     context.onToolCall?.(runtime.tool.name, outcome, (performance.now() - started) / 1000);
   const { log } = context;
-  const plan = planCall(runtime, params.arguments);
+  let args = params.arguments;
+  const asking = context.era === "modern" ? context.askArguments : undefined;
+  if (asking) {
+    const required = requiredToolArguments(runtime.tool.inputSchema);
+    const asked = withAskedArguments(asking, `tool:${runtime.tool.name}`, required, params);
+    if (asked.kind === "input-required") {
+      observe("elicit");
+      return asked.result;
+    }
+    args = asked.arguments;
+  }
+  const plan = planCall(runtime, args);
   if (plan.result) {
     observe(plan.result.isError ? "invalid" : "local");
     // Violations name the argument and the rule it breaks, never the value.
@@ -202,6 +221,18 @@ async function callTool(
   });
   log?.("debug", `${tool}: result: ${summaryOf(result)}`);
   return result;
+}
+
+/** prompts/get, asking for missing arguments first when the plan says so (missing-arguments.ts). */
+function promptOrAsk(params: Record<string, unknown>, context: DispatchContext, invalidStatus: number) {
+  const { prompts } = context.served.exposition;
+  const asking = context.era === "modern" ? context.askArguments : undefined;
+  const prompt = asking && prompts.find((p) => p.name === params.name);
+  if (!asking || !prompt) return getPrompt(prompts, params, invalidStatus);
+  const required = requiredPromptArguments(prompt.arguments);
+  const asked = withAskedArguments(asking, `prompt:${prompt.name}`, required, params);
+  if (asked.kind === "input-required") return asked.result;
+  return getPrompt(prompts, { ...params, arguments: asked.arguments }, invalidStatus);
 }
 
 /** The first text block of a result the gateway made itself (its own words, no backend data). */

@@ -279,6 +279,16 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     const context = {
       served,
       elicitation,
+      // The modern era adds the request's clientCapabilities (modern.ts).
+      askArguments:
+        options.elicitation && served.exposition.plan.elicitMissingArguments
+          ? {
+              keyring: options.elicitation.keyring,
+              clientCapabilities: undefined as unknown,
+              principal: principal ? { iss: principal.issuer, sub: principal.subject } : undefined,
+              expositionId: served.exposition.id,
+            }
+          : undefined,
       clientHeaders: request.headers,
       backends: options.backends,
       maxResultBytes: options.maxResultBytes,

@@ -158,6 +158,7 @@ export async function handleModern(
     protocolVersion: MODERN_VERSION,
     // Asking for a credential depends on what this request's client declared.
     elicitation: context.elicitation && { ...context.elicitation, capabilities },
+    askArguments: context.askArguments && { ...context.askArguments, clientCapabilities: capabilities },
   });
   if (result === undefined) throw new McpError(ERROR.methodNotFound, `Method not found: ${request.method}`, 404);
   return frame(request.method, result as Record<string, unknown>, cacheScope);

@@ -35,6 +35,7 @@ export function exposition(options: ExpositionOptions = {}): CompiledExposition 
       backendTimeoutMs: 30_000,
       circuitBreaker: circuitBreaker.parse(undefined),
       audit: false,
+      elicitMissingArguments: false,
       ...(options.forwardResponseHeaders
         ? { headerPolicy: { forwardResponseHeaders: options.forwardResponseHeaders } }
         : {}),

@@ -381,6 +381,11 @@ export interface paths {
                                     enabled: boolean;
                                 };
                                 createdAt: string;
+                                /**
+                                 * @description MCP 2026-07-28: a tool call or prompts/get lacking required arguments, from a client that declared form-mode elicitation, is answered input_required with a form per missing primitive argument (or object of primitive properties); the answers are merged into the arguments. Needs a gateway cluster key.
+                                 * @default false
+                                 */
+                                elicitMissingArguments: boolean;
                                 /** @description operationIds never exposed as tools. */
                                 excludedOperations?: string[];
                                 hasApiKey: boolean;
@@ -578,6 +583,11 @@ export interface paths {
                              */
                             enabled?: boolean;
                         };
+                        /**
+                         * @description MCP 2026-07-28: a tool call or prompts/get lacking required arguments, from a client that declared form-mode elicitation, is answered input_required with a form per missing primitive argument (or object of primitive properties); the answers are merged into the arguments. Needs a gateway cluster key.
+                         * @default false
+                         */
+                        elicitMissingArguments?: boolean;
                         /** @description operationIds never exposed as tools. */
                         excludedOperations?: string[];
                         /** @description Which headers cross the gateway, in each direction, and under what name. */
@@ -753,6 +763,11 @@ export interface paths {
                                 enabled: boolean;
                             };
                             createdAt: string;
+                            /**
+                             * @description MCP 2026-07-28: a tool call or prompts/get lacking required arguments, from a client that declared form-mode elicitation, is answered input_required with a form per missing primitive argument (or object of primitive properties); the answers are merged into the arguments. Needs a gateway cluster key.
+                             * @default false
+                             */
+                            elicitMissingArguments: boolean;
                             /** @description operationIds never exposed as tools. */
                             excludedOperations?: string[];
                             hasApiKey: boolean;
@@ -962,6 +977,11 @@ export interface paths {
                                 enabled: boolean;
                             };
                             createdAt: string;
+                            /**
+                             * @description MCP 2026-07-28: a tool call or prompts/get lacking required arguments, from a client that declared form-mode elicitation, is answered input_required with a form per missing primitive argument (or object of primitive properties); the answers are merged into the arguments. Needs a gateway cluster key.
+                             * @default false
+                             */
+                            elicitMissingArguments: boolean;
                             /** @description operationIds never exposed as tools. */
                             excludedOperations?: string[];
                             hasApiKey: boolean;
@@ -1159,6 +1179,11 @@ export interface paths {
                              */
                             enabled?: boolean;
                         };
+                        /**
+                         * @description MCP 2026-07-28: a tool call or prompts/get lacking required arguments, from a client that declared form-mode elicitation, is answered input_required with a form per missing primitive argument (or object of primitive properties); the answers are merged into the arguments. Needs a gateway cluster key.
+                         * @default false
+                         */
+                        elicitMissingArguments?: boolean;
                         /** @description operationIds never exposed as tools. */
                         excludedOperations?: string[];
                         /** @description Which headers cross the gateway, in each direction, and under what name. */
@@ -1334,6 +1359,11 @@ export interface paths {
                                 enabled: boolean;
                             };
                             createdAt: string;
+                            /**
+                             * @description MCP 2026-07-28: a tool call or prompts/get lacking required arguments, from a client that declared form-mode elicitation, is answered input_required with a form per missing primitive argument (or object of primitive properties); the answers are merged into the arguments. Needs a gateway cluster key.
+                             * @default false
+                             */
+                            elicitMissingArguments: boolean;
                             /** @description operationIds never exposed as tools. */
                             excludedOperations?: string[];
                             hasApiKey: boolean;
@@ -1576,6 +1606,11 @@ export interface paths {
                                 enabled: boolean;
                             };
                             createdAt: string;
+                            /**
+                             * @description MCP 2026-07-28: a tool call or prompts/get lacking required arguments, from a client that declared form-mode elicitation, is answered input_required with a form per missing primitive argument (or object of primitive properties); the answers are merged into the arguments. Needs a gateway cluster key.
+                             * @default false
+                             */
+                            elicitMissingArguments: boolean;
                             /** @description operationIds never exposed as tools. */
                             excludedOperations?: string[];
                             hasApiKey: boolean;
