@@ -308,6 +308,17 @@ describe("compileToolset: schemas that do not compile", () => {
     expect(leftovers?.validate({ body: { kind: 3 } })).toEqual(["body.kind: must be string,null"]);
   });
 
+  it("compiles a format ajv-formats does not know, stored before the import dropped such formats, ignoring it", () => {
+    const phone = { name: "phone", in: "query", required: true, schema: { type: "string", format: "phone" } } as const;
+    const set = compileToolset(
+      exposition({ operations: [operation({ operationId: "call", method: "GET", path: "/a", parameters: [phone] })] }),
+    );
+    expect(set.warnings).toEqual([]);
+    expect(set.get("call")?.tool.inputSchema.properties).toEqual({ phone: { type: "string", format: "phone" } });
+    expect(set.get("call")?.validate({ phone: "+1 555" })).toEqual([]);
+    expect(set.get("call")?.validate({ phone: 5 })).toEqual(["phone: must be string"]);
+  });
+
   it("does not require readOnly properties in requests nor writeOnly ones in responses", () => {
     const op = operation({
       operationId: "putUser",
