@@ -19,7 +19,10 @@
  * Content-Location), `test_embedded_resource` a JSON array of MCP content blocks its operation
  * declares with `x-mcp-content: true`. The prompts hold an image and an embedded resource; the
  * list-change hooks (`test_trigger_*_change`) change records through the control plane's REST
- * API, so the gateway's notifications follow a real change stream event. Tools whose scenario
+ * API, so the gateway's notifications follow a real change stream event. The plan has
+ * `elicitMissingArguments`: the `test_input_required_result_*` tools and prompt have required
+ * arguments the suite leaves out, which the gateway asks the user for (input_required, form mode)
+ * before calling the backend with the answers. Tools whose scenario
  * needs what a backend HTTP call cannot express (server-to-client requests) still exist, so that
  * those scenarios fail on the missing capability and not on an unknown tool name; see
  * expected-failures-*.yml.
