@@ -220,6 +220,9 @@ describe("config", () => {
     const audited = json(await update("--audit", "-o", "json"));
     expect(audited).toMatchObject({ hasApiKey: true, audit: true, includedOperations: ["listPets", "getPet"] });
     expect(audited.apiKey).toBeUndefined();
+    const asking = json(await update("--elicit-missing-arguments", "-o", "json"));
+    expect(asking).toMatchObject({ audit: true, elicitMissingArguments: true });
+    expect(json(await update("--no-elicit-missing-arguments", "-o", "json")).elicitMissingArguments).toBe(false);
 
     const keepsKey = await update("--oauth-issuer", "https://login.example.com");
     expect(keepsKey.code).toBe(2);

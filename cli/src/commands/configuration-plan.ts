@@ -100,6 +100,10 @@ function recordRows(plan: PlanView): Column<PlanView>[] {
     { header: "CLIENT AUTH", value: clientAuth },
     ...(plan.oauth ? oauthRows(plan.oauth) : []),
     { header: "AUDIT", value: (p) => (p.audit ? "on (an event per authentication and tool call)" : "off") },
+    {
+      header: "MISSING ARGUMENTS",
+      value: (p) => (p.elicitMissingArguments ? "asked of the user (2026-07-28 form elicitation)" : "refused"),
+    },
     "toolExposureMode",
     "backendTimeoutMs",
     { header: "CIRCUIT BREAKER", value: circuitBreakerRow },

@@ -37,6 +37,8 @@ export interface PlanSettingFlags {
   oauth?: boolean;
   /** --audit (true) or, on update, --no-audit (false). */
   audit?: boolean;
+  /** --elicit-missing-arguments (true) or, on update, --no-elicit-missing-arguments (false). */
+  elicitMissingArguments?: boolean;
   /** --circuit-breaker (true) or --no-circuit-breaker (false). */
   circuitBreaker?: boolean;
   circuitBreakerFailures?: number;
@@ -102,6 +104,11 @@ export function addPlanSettingOptions(command: Command, mode: "create" | "update
   if (!creating) command.option("--no-oauth", "remove its OAuth protection");
   command.option("--audit", "emit an audit event for each authentication decision and tool call");
   if (!creating) command.option("--no-audit", "stop emitting audit events");
+  command.option(
+    "--elicit-missing-arguments",
+    "ask the user (2026-07-28, form elicitation) for required arguments a call lacks, instead of refusing it",
+  );
+  if (!creating) command.option("--no-elicit-missing-arguments", "refuse calls lacking required arguments");
   command
     .option(
       "--circuit-breaker",
@@ -269,6 +276,7 @@ export function settingsFromFlags(
     ...circuitBreakerFromFlags(flags, current?.circuitBreaker),
     ...limitsFromFlags(flags, current?.limits),
     ...(flags.audit !== undefined ? { audit: flags.audit } : {}),
+    ...(flags.elicitMissingArguments !== undefined ? { elicitMissingArguments: flags.elicitMissingArguments } : {}),
     ...(flags.include ? { includedOperations: flags.include } : {}),
     ...(flags.exclude ? { excludedOperations: flags.exclude } : {}),
     ...(flags.timeoutMs ? { backendTimeoutMs: flags.timeoutMs } : {}),
