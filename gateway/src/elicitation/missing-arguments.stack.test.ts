@@ -3,7 +3,8 @@
  * gateway with a cluster key, the official v2 client pinned to 2026-07-28 answering the forms
  * through its `elicitation/create` handler (it retries with inputResponses and the requestState
  * by itself), and raw HTTP for what a well-behaved client never sends (a tampered or foreign
- * state). The Exposition `asking` has elicitMissingArguments; `plain` (same Service) has not.
+ * state). The Exposition `asking` has elicitMissingArguments; `plain` (same Service) has not;
+ * `discovery` has it in Discovery mode.
  */
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,7 +16,7 @@ import { modernHeaders, type Stack, startStack, waitFor } from "../testing.ts";
 
 let stack: Stack;
 let gateway: Gateway;
-const ids = { asking: "", plain: "" };
+const ids = { asking: "", plain: "", discovery: "" };
 
 beforeAll(async () => {
   stack = await startStack();
@@ -33,12 +34,16 @@ beforeAll(async () => {
   });
   ids.asking = (await stack.expose("asking", { plan: { elicitMissingArguments: true } })).expositionId;
   ids.plain = (await stack.expose("plain")).expositionId;
+  ids.discovery = (
+    await stack.expose("discovery", { plan: { elicitMissingArguments: true, toolExposureMode: "Discovery" } })
+  ).expositionId;
   gateway = await stack.startGateway();
   await waitFor(
     () =>
       gateway.registry.byId(ids.asking)?.exposition.prompts.length === 1 &&
-      gateway.registry.byId(ids.plain) !== undefined,
-    "both Expositions served, with the prompt",
+      gateway.registry.byId(ids.plain) !== undefined &&
+      gateway.registry.byId(ids.discovery) !== undefined,
+    "the three Expositions served, asking with the prompt",
   );
 }, 60_000);
 
@@ -200,6 +205,9 @@ describe("over raw HTTP", () => {
       expect(answer.body.result.resultType).toBe("complete");
       expect(answer.body.result.isError).toBe(true);
     }
+    // Discovery mode's own tools are the model's to fill.
+    const invoke = await modern("tools/call", { name: "invoke_tool", arguments: {} }, undefined, ids.discovery);
+    expect(invoke.body.result).toMatchObject({ resultType: "complete", isError: true });
     const prompt = await modern("prompts/get", { name: "describe_pet" }, {}, ids.asking);
     expect(prompt.status).toBe(400);
     expect(prompt.body.error.code).toBe(-32602);

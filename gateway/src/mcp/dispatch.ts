@@ -126,7 +126,8 @@ async function callTool(
     context.onToolCall?.(runtime.tool.name, outcome, (performance.now() - started) / 1000);
   const { log } = context;
   let args = params.arguments;
-  const asking = context.era === "modern" ? context.askArguments : undefined;
+  // The gateway's own tools (Discovery mode's search and invoke) are the model's to fill, never the user's.
+  const asking = context.era === "modern" && !runtime.local ? context.askArguments : undefined;
   if (asking) {
     const required = requiredToolArguments(runtime.tool.inputSchema);
     const asked = withAskedArguments(asking, `tool:${runtime.tool.name}`, required, params);
