@@ -6,9 +6,16 @@
 import { describe, expect, it } from "vitest";
 import { endedSessionsReport } from "./ended-sessions.ts";
 import { gatewayRegistration, registrationAnswer } from "./registration.ts";
+import { importWarning } from "./rest/services.ts";
 import { changesEnvelope, changesEvent, snapshotEnvelope, snapshotEvent } from "./stream.ts";
 
 describe("contract compatibility", () => {
+  it("reads an import warning whose code a newer control plane added", () => {
+    const newer = { code: "SOMETHING_ADDED_LATER", message: "A change this reader does not know." };
+    expect(importWarning.parse(newer)).toEqual(newer);
+    expect(importWarning.safeParse({ message: "no code" }).success).toBe(false);
+  });
+
   it("reads a registration answer from a control plane without heartbeats or organizations", () => {
     const older = { id: "gw-1", healthIntervalSeconds: 60, staleAfterSeconds: 300 };
     expect(registrationAnswer.parse(older)).toEqual(older);

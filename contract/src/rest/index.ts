@@ -108,6 +108,7 @@ export {
 } from "./service-artifacts.ts";
 export {
   type ImportWarning,
+  type ImportWarningCode,
   importWarning,
   type OperationSummary,
   operationSummary,

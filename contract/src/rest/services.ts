@@ -19,10 +19,17 @@ export const operationSummary = z.object({
   summary: z.string().optional(),
 });
 export type OperationSummary = z.output<typeof operationSummary>;
-/** What the import changed to make the document publishable: each pattern rewritten or dropped, each format dropped. */
+/** The warning codes this control plane writes. */
+export type ImportWarningCode = "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+
+/**
+ * What the import changed to make the document publishable: each pattern rewritten or dropped,
+ * each format dropped. The code is read as any text: a CLI or operator older than its control
+ * plane must still read a Service whose warnings carry a code added since.
+ */
 export const importWarning = z.object({
   code: z
-    .enum(["PATTERN_REWRITTEN", "PATTERN_DROPPED", "FORMAT_DROPPED"])
+    .string()
     .describe(
       "PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.",
     ),

@@ -31,7 +31,7 @@ import {
   SUBSCHEMA_LIST_KEYWORDS,
   SUBSCHEMA_MAP_KEYWORDS,
 } from "@atrium/contract/json-schema";
-import type { ImportWarning } from "@atrium/contract/rest";
+import type { ImportWarning, ImportWarningCode } from "@atrium/contract/rest";
 import { unknownFormatProblem } from "@atrium/crds";
 import { describeLocation, emptyEnum, invalidPattern, invalidSchema, schemasTooLarge, selfApplied } from "./errors.ts";
 import { childPointer, refToPointer } from "./json-pointer.ts";
@@ -40,6 +40,9 @@ import type { Locate } from "./locate.ts";
 import { schemaProblem } from "./meta-schema.ts";
 import { copyJson, isPlainObject, type JsonObject, type JsonValue, setOwn } from "./plain-json.ts";
 import { toUnicodePattern } from "./unicode-pattern.ts";
+
+/** A warning as this importer writes it: one of the codes the contract lists. */
+type WrittenWarning = ImportWarning & { code: ImportWarningCode };
 
 export type SchemaDialect = "2.0" | "3.0" | "3.1";
 
@@ -63,7 +66,7 @@ export type SchemaConverter = {
   /** The note a converted top schema's description got for a pattern or format dropped from it, for its parameter's description. */
   noteOf(schema: JsonObject): string | undefined;
   /** Each pattern rewritten or dropped and each format dropped so far, once per place. */
-  warnings: ImportWarning[];
+  warnings: WrittenWarning[];
 };
 
 /** A shared schema, converted once per document, with the names its body refers to. */
@@ -131,17 +134,17 @@ export function createSchemaConverter(options: SchemaConverterOptions): SchemaCo
     return name;
   };
 
-  const warnings: ImportWarning[] = [];
+  const warnings: WrittenWarning[] = [];
   const warned = new Set<string>();
   const notes = new WeakMap<JsonObject, string>();
-  const warn = (warning: ImportWarning): void => {
+  const warn = (warning: WrittenWarning): void => {
     const key = `${warning.code}\u0000${warning.location?.pointer}`;
     if (warned.has(key) || warnings.length >= maxImportWarnings) return;
     warned.add(key);
     warnings.push(warning);
   };
   /** Drops what a strict validator cannot compile: the schema's description gets `note`, the import `warning`. */
-  const drop = (note: string, warning: ImportWarning, dropNotes: string[]): void => {
+  const drop = (note: string, warning: WrittenWarning, dropNotes: string[]): void => {
     dropNotes.push(note);
     warn(warning);
   };

@@ -5025,11 +5025,8 @@ export interface paths {
                                  * @default []
                                  */
                                 importWarnings: {
-                                    /**
-                                     * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
-                                     * @enum {string}
-                                     */
-                                    code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                    /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                    code: string;
                                     /** @description Where the pattern or format is in the submitted or downloaded text. */
                                     location?: {
                                         /** @description 1-based column in the submitted or downloaded text. */
@@ -5113,11 +5110,8 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /**
-                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
-                                 * @enum {string}
-                                 */
-                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
@@ -5190,11 +5184,8 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /**
-                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
-                                 * @enum {string}
-                                 */
-                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
@@ -5284,11 +5275,8 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /**
-                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
-                                 * @enum {string}
-                                 */
-                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
@@ -5400,11 +5388,8 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /**
-                                 * @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.
-                                 * @enum {string}
-                                 */
-                                code: "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
