@@ -67,7 +67,7 @@ const defaultEnvPolicy = envPolicy(DEFAULT_ENV_ALLOW);
 /**
  * Compiles one Exposition for serving; throws a RefusedExposition when it cannot be served.
  * `canElicit`: the gateway has a cluster key, without which it can neither seal a request state
- * nor keep a credential each user gives (backendSecret.elicit).
+ * nor keep a credential each user gives (backendSecret.elicit, elicitMissingArguments).
  */
 export function serve(
   exposition: CompiledExposition,
@@ -81,6 +81,14 @@ export function serve(
       "unsupported",
       "its plan's backend secret is elicited from each user (backendSecret.elicit), and this gateway has no " +
         "cluster key to keep those credentials with: set ATRIUM_GATEWAY_CLUSTER_KEY_FILE (the same key on every " +
+        "replica)",
+    );
+  // Fail closed: the setting would do nothing, and calls would be refused instead of asked.
+  if (exposition.plan.elicitMissingArguments && !canElicit)
+    throw new RefusedExposition(
+      "unsupported",
+      "its plan asks users for missing arguments (elicitMissingArguments), and this gateway has no cluster key " +
+        "to seal the answers of earlier rounds with: set ATRIUM_GATEWAY_CLUSTER_KEY_FILE (the same key on every " +
         "replica)",
     );
   const variable = secret?.source === "env" ? secret.variable : secret?.clientCredentials?.clientSecret.variable;

@@ -104,12 +104,13 @@ describe("a record a gateway cannot serve", () => {
     expect(await metricsText(gateway)).toContain('atrium_gateway_expositions_refused{reason="invalid"} 0');
   });
 
-  it("serves a plan whose backend secret is elicited only with a cluster key (fail closed without)", async () => {
+  it("serves a plan that elicits (a backend secret, missing arguments) only with a cluster key (fail closed without)", async () => {
     const keyless = await stack.startGateway({ clusterKey: undefined });
     const elicited = await expose("elicited", {
       oauth: { issuer: "https://issuer.test", jwksUri: "https://issuer.test/jwks" },
       backendSecret: { elicit: { description: "Your pet store key" } },
     });
+    const asking = await expose("asking", { elicitMissingArguments: true });
     const after = await expose("after-elicited");
     await waitFor(() => keyless.registry.byId(after.id) !== undefined, "the Exposition after the elicited one");
     await waitFor(
@@ -122,7 +123,11 @@ describe("a record a gateway cannot serve", () => {
     expect(others).toEqual([]);
     expect(problem?.message).toContain("backendSecret.elicit");
     expect(problem?.message).toContain("ATRIUM_GATEWAY_CLUSTER_KEY_FILE");
-    expect(await metricsText(keyless)).toContain('atrium_gateway_expositions_refused{reason="unsupported"} 1');
+    await waitFor(() => gateway.registry.byId(asking.id) !== undefined, "the asking one, on the gateway with a key");
+    expect(keyless.registry.byId(asking.id)).toBeUndefined();
+    await waitFor(async () => (await problemsOf(asking.id)).length > 0, "its report");
+    expect((await problemsOf(asking.id))[0]?.message).toContain("elicitMissingArguments");
+    expect(await metricsText(keyless)).toContain('atrium_gateway_expositions_refused{reason="unsupported"} 2');
     expect(await metricsText(gateway)).toContain('atrium_gateway_expositions_refused{reason="unsupported"} 0');
     await keyless.close();
   });
