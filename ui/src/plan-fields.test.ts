@@ -60,6 +60,7 @@ const WITH_OAUTH = {
   },
   circuitBreaker: { enabled: false, consecutiveFailures: 7, coolDownSeconds: 45 },
   audit: true,
+  elicitMissingArguments: true,
 } as const;
 
 /** An API key, the backend credential from the gateway's environment, Discovery. */
@@ -73,6 +74,7 @@ const WITH_KEY = {
   backendSecret: { env: "${env:PETSTORE_TOKEN}", in: "query", name: "token", prefix: "Bearer " },
   circuitBreaker: { enabled: true, consecutiveFailures: 5, coolDownSeconds: 30 },
   audit: false,
+  elicitMissingArguments: false,
 } as const;
 
 /** Asking each user, with sign-in (which needs OAuth). */
@@ -122,6 +124,7 @@ describe("the plan form", () => {
       apiKey: false,
       circuitBreaker: { enabled: true, consecutiveFailures: 5, coolDownSeconds: 30 },
       audit: false,
+      elicitMissingArguments: false,
     });
   });
 

@@ -76,6 +76,7 @@ describe("configuration plans", () => {
     await page.getByLabel("Calls per second").fill("5");
     await page.getByLabel("Failures before it opens").fill("3");
     await page.getByRole("checkbox", { name: /audit event/ }).check();
+    await page.getByRole("checkbox", { name: /required arguments a call lacks/ }).check();
     await expectAccessible(page, "plan form (new)");
     await expectNoHorizontalScroll(page, "plan form (new)");
     await firstScreen(page, "plan-form", 1440);
@@ -107,6 +108,7 @@ describe("configuration plans", () => {
       limits: { per: "plan", requestsPerSecond: 5 },
       circuitBreaker: { enabled: true, consecutiveFailures: 3, coolDownSeconds: 30 },
       audit: true,
+      elicitMissingArguments: true,
       toolExposureMode: "PerOperation",
     });
 
@@ -131,6 +133,7 @@ describe("configuration plans", () => {
       includedOperations: ["listPets", "getPet"],
       backendSecret: { secretId, prefix: "Bearer " },
       audit: true,
+      elicitMissingArguments: true,
     });
     expect(await page.getByRole("region", { name: /API key/ }).count()).toBe(0);
     await expectAccessible(page, "plan (edited)");

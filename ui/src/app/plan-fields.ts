@@ -61,6 +61,7 @@ export interface PlanForm {
   consecutiveFailures: string;
   coolDownSeconds: string;
   audit: boolean;
+  elicitMissingArguments: boolean;
 }
 
 export type TextField = { [K in keyof PlanForm]: PlanForm[K] extends string ? K : never }[keyof PlanForm];
@@ -111,6 +112,7 @@ export const FIELD_PATHS: Partial<Record<keyof PlanForm, string>> = {
   consecutiveFailures: "circuitBreaker.consecutiveFailures",
   coolDownSeconds: "circuitBreaker.coolDownSeconds",
   audit: "audit",
+  elicitMissingArguments: "elicitMissingArguments",
 };
 
 /**
@@ -173,6 +175,7 @@ export function emptyPlanForm(serviceId = ""): PlanForm {
     consecutiveFailures: "5",
     coolDownSeconds: "30",
     audit: false,
+    elicitMissingArguments: false,
   };
 }
 
@@ -246,6 +249,7 @@ export function planFormOf(plan: PlanView): PlanForm {
     consecutiveFailures: text(plan.circuitBreaker.consecutiveFailures),
     coolDownSeconds: text(plan.circuitBreaker.coolDownSeconds),
     audit: plan.audit,
+    elicitMissingArguments: plan.elicitMissingArguments,
   };
 }
 
@@ -331,6 +335,7 @@ export function planBodyOf(form: PlanForm): { body: PlanBody } | { errors: Field
       coolDownSeconds: read.number("coolDownSeconds"),
     },
     audit: form.audit,
+    elicitMissingArguments: form.elicitMissingArguments,
   };
   return read.errors.length > 0 ? { errors: read.errors } : { body };
 }

@@ -384,6 +384,16 @@ export function PlanEditor(props: {
       </fieldset>
 
       <fieldset>
+        <legend>Missing arguments</legend>
+        <CheckInput
+          kit={kit}
+          field="elicitMissingArguments"
+          label="Ask the user for required arguments a call lacks"
+          help="Protocol 2026-07-28, clients with form elicitation; needs the gateways' cluster key. Not with a backend key each user gives."
+        />
+      </fieldset>
+
+      <fieldset>
         <legend>Audit</legend>
         <CheckInput
           kit={kit}

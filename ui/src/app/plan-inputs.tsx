@@ -145,7 +145,12 @@ export function ChoiceInput<K extends keyof PlanForm>(props: {
   );
 }
 
-export function CheckInput(props: { kit: FormKit; field: "audit" | "breakerEnabled"; label: string; help: string }) {
+export function CheckInput(props: {
+  kit: FormKit;
+  field: "audit" | "breakerEnabled" | "elicitMissingArguments";
+  label: string;
+  help: string;
+}) {
   const id = useId();
   const { kit, field } = props;
   const problem = kit.problems[field];
