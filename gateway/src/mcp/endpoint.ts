@@ -73,7 +73,10 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   const { registry, sessions, metrics, audit } = options;
   const progressAfterMs = options.progressAfterMs ?? DEFAULT_PROGRESS_AFTER_MS;
   const logLevels = new SessionLogLevels();
-  const subscriptions = new Subscriptions(backendPollRead(options.backends));
+  const subscriptions = new Subscriptions(
+    backendPollRead(options.backends),
+    (sessionId) => sessions.verify(sessionId) !== undefined,
+  );
   registry.observe((before, after) => subscriptions.changed(before, after));
   // Open notification streams would hold the server's close until their clients left.
   app.addHook("preClose", (done) => {

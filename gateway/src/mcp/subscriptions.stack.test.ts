@@ -228,6 +228,59 @@ describe("change notifications", () => {
     });
   });
 
+  it("opens a 2025 session's GET stream at once, and ends it when the session is ended on another replica", async () => {
+    const other = await stack.startGateway();
+    const headers = (session?: string) => ({
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      "x-atrium-key": stack.apiKey,
+      ...(session ? { "mcp-session-id": session } : {}),
+    });
+    const url = `${gateway.url}${stack.mcpPath}`;
+    const opened = await request(url, {
+      method: "POST",
+      headers: headers(),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "ended", version: "1" } },
+      }),
+    });
+    await opened.body.dump();
+    const session = String(opened.headers["mcp-session-id"]);
+    const asked = performance.now();
+    const stream = await request(url, { headers: { ...headers(session), accept: "text/event-stream" } });
+    expect(stream.statusCode).toBe(200);
+    // Its headers come at once, not with the first keep-alive 25 s later.
+    expect(performance.now() - asked).toBeLessThan(5_000);
+    let received = "";
+    let closed = false;
+    const reading = (async () => {
+      for await (const chunk of stream.body) received += chunk;
+      closed = true;
+    })();
+
+    const ended = await request(`${other.url}${stack.mcpPath}`, { method: "DELETE", headers: headers(session) });
+    await ended.body.dump();
+    expect(ended.statusCode).toBe(200);
+    // The change stream brings the end to this replica: its calls in the session are refused.
+    await waitFor(async () => {
+      const ping = await request(url, {
+        method: "POST",
+        headers: headers(session),
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+      await ping.body.dump();
+      return ping.statusCode === 404;
+    }, "the ended session refused here");
+    await editPrompt();
+    await waitFor(() => closed, "the ended session's stream closed");
+    await reading;
+    expect(received).not.toContain("list_changed");
+  });
+
   it("refuses a malformed listen filter, and a GET without a session, in words", async () => {
     const url = `${gateway.url}${stack.mcpPath}`;
     const bad = await request(

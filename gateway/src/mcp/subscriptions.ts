@@ -9,7 +9,8 @@
  *   go to every session stream, `resources/updated` only for the URIs the session subscribed to
  *   with `resources/subscribe`. A session's subscriptions are held by the replica that received
  *   them, as its log level is (log-levels.ts): behind a balancer, the session's GET stream must
- *   reach that replica to hear of them.
+ *   reach that replica to hear of them. A session that expires, or is ended on another replica,
+ *   has its stream ended at its next notification or keep-alive.
  * - 2026-07-28 clients POST `subscriptions/listen`; its answer is a stream that stays open, opens
  *   with `notifications/subscriptions/acknowledged`, carries only what the filter asked for, and
  *   tags every notification with the listen request's id (`io.modelcontextprotocol/subscriptionId`).
@@ -101,12 +102,17 @@ export class Subscriptions {
   /** The version of each Exposition with open streams that they are told about. */
   private readonly current = new Map<string, ServedExposition>();
   private readonly polling: ResourcePolling | undefined;
+  private readonly isLive: (sessionId: string) => boolean;
   private readonly sessionStreams = new Map<string, Listener>();
   private readonly sessionUris = new Map<string, Set<string>>();
   private open = 0;
 
-  /** `read`: how backend-fetched resources with `pollSeconds` are read (resource-polling.ts); none are polled without it. */
-  constructor(read?: PollRead) {
+  /**
+   * `read`: how backend-fetched resources with `pollSeconds` are read (resource-polling.ts); none
+   * are polled without it. `isLive`: whether a 2025 session still verifies (not expired, not ended).
+   */
+  constructor(read?: PollRead, isLive: (sessionId: string) => boolean = () => true) {
+    this.isLive = isLive;
     this.polling =
       read &&
       new ResourcePolling(
@@ -149,6 +155,7 @@ export class Subscriptions {
       lists: { tools: true, prompts: true, resources: true },
       uris: () => this.sessionUris.get(sessionId) ?? [],
       tag: {},
+      live: () => this.isLive(sessionId),
       onEnd: (ended) => {
         if (this.sessionStreams.get(sessionId) === ended) this.sessionStreams.delete(sessionId);
       },
@@ -225,6 +232,8 @@ export class Subscriptions {
       tag: Record<string, unknown>;
       /** The listen request's id, answered on a graceful end. */
       answer?: JsonRpcId;
+      /** False once the stream's session has expired or ended (on any replica): the stream ends. */
+      live?: () => boolean;
       onEnd?: (listener: Listener) => void;
     },
   ): Listener {
@@ -238,16 +247,25 @@ export class Subscriptions {
       "cache-control": "no-cache, no-transform",
       "x-accel-buffering": "no",
     });
+    // Sent now: Node holds written headers until the first body bytes, and a session stream may
+    // have nothing to say for a while (its client waits for the headers to know it is open).
+    raw.flushHeaders();
     const write = (message: unknown) => {
       if (!raw.destroyed) raw.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     };
-    const keepAlive = setInterval(() => raw.destroyed || raw.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+    const keepAlive = setInterval(() => {
+      if (options.live?.() === false) listener.end(false);
+      else if (!raw.destroyed) raw.write(": keep-alive\n\n");
+    }, KEEP_ALIVE_MS);
     keepAlive.unref();
     let ended = false;
     const listener: Listener = {
       lists: options.lists,
       uris: options.uris,
       notify: (method, params = {}) => {
+        // Ended (a write after the end would be an error on the response), or its session is over.
+        if (ended) return;
+        if (options.live?.() === false) return listener.end(false);
         const meta = Object.keys(options.tag).length > 0 ? { _meta: options.tag } : {};
         write({ jsonrpc: "2.0", method, params: { ...params, ...meta } });
       },
