@@ -350,7 +350,6 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         stream = responseStream(reply, meta?.progressToken, meta?.[META.logLevel], progressAfterMs);
         context.log = stream?.log;
         const result = await handleModern(message, request.headers, context, scope);
-        observe(message.method, 200);
         if (result instanceof ListenRequest) {
           stream?.stop();
           if (!acceptsEventStream(request.headers.accept))
@@ -360,8 +359,11 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
               406,
             );
           subscriptions.openListenStream(reply, served, message.id, result.filter);
+          // Counted once opened: a refusal above is counted with its own status.
+          observe(message.method, 200);
           return reply;
         }
+        observe(message.method, 200);
         if (stream?.finish(message.id, result)) return reply;
         return answer(request, reply, message.id, result);
       }

@@ -14,6 +14,7 @@ import {
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import type { Gateway } from "../gateway.ts";
+import { managementUrl } from "../server.ts";
 import {
   connectLegacyClient,
   connectModernClient,
@@ -300,5 +301,26 @@ describe("change notifications", () => {
     const get = await request(url, { headers: { accept: "text/event-stream", "x-atrium-key": stack.apiKey } });
     expect(get.statusCode).toBe(405);
     await get.body.dump();
+
+    const listen = modernRequest(
+      "subscriptions/listen",
+      { notifications: {} },
+      { headers: { "x-atrium-key": stack.apiKey } },
+    );
+    const counted = async () => {
+      const text = await (await request(`${managementUrl(gateway.app)}/q/metrics`)).body.text();
+      const series = `atrium_mcp_requests_total{exposition="${stack.expositionId}",method="subscriptions/listen",`;
+      return text.split("\n").filter((line) => line.startsWith(series));
+    };
+    const before = await counted();
+    const json = await request(url, { ...listen, headers: { ...listen.headers, accept: "application/json" } });
+    expect(json.statusCode).toBe(406);
+    await json.body.dump();
+    // Counted once, as refused: not also as a 200.
+    const after = await counted();
+    const count = (lines: string[], status: string) =>
+      Number(lines.find((line) => line.includes(`status="${status}"`))?.split(" ")[1] ?? 0);
+    expect(count(after, "406") - count(before, "406")).toBe(1);
+    expect(count(after, "200")).toBe(count(before, "200"));
   });
 });
