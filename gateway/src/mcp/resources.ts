@@ -79,8 +79,24 @@ export function compileTemplates(templates: ResourceTemplate[]): CompiledTemplat
       match: (uri) => {
         const found = regex.exec(uri);
         if (!found) return undefined;
-        return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(found[i + 1] ?? "")]));
+        const values = names.map((_, i) => variableValue(found[i + 1] ?? ""));
+        if (values.some((value) => value === undefined)) return undefined;
+        return Object.fromEntries(names.map((name, i) => [name, values[i] as string]));
       },
     };
   });
+}
+
+/**
+ * A variable's text decoded, or undefined for a malformed %-escape or a lone surrogate: such a
+ * URI names no resource. (Decoding, or encoding it into the backend path, would throw: a 500 on
+ * a read, and on a change an exception out of the notifications of the streams subscribed to it.)
+ */
+function variableValue(text: string): string | undefined {
+  try {
+    const value = decodeURIComponent(text);
+    return value.isWellFormed() ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }

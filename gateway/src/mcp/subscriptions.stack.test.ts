@@ -157,6 +157,32 @@ describe("change notifications", () => {
     }
   });
 
+  it("keeps notifying a listen stream that also subscribed to URIs naming nothing (a malformed %-escape, a lone surrogate)", async () => {
+    const template = { name: "pet", uriTemplate: "pets://pet/{id}", fromBackend: { path: "/pets/{{id}}" } };
+    await put(`/api/v1/resources/${resourcesId}`, { ...resourcesBody("Adults only."), resourceTemplates: [template] });
+    await waitFor(
+      () => (gateway.registry.byId(stack.expositionId)?.exposition.resourceTemplates.length ?? 0) > 0,
+      "the template",
+    );
+    const client = await connectModernClient(`${gateway.url}${stack.mcpPath}`, stack.apiKey);
+    const got = recorder();
+    client.setNotificationHandler("notifications/resources/updated", got.record);
+    try {
+      await expect(client.readResource({ uri: "pets://pet/%E0" })).rejects.toThrow(/Resource not found/);
+      const subscription = await client.listen({
+        resourceSubscriptions: ["pets://pet/%E0", "pets://pet/\ud800", "docs://policy"],
+      });
+      // Resolving the first two threw out of the change's notifications, before docs://policy's.
+      await editPolicy();
+      await got.waitFor("notifications/resources/updated");
+      expect(got.seen.map((n) => n.params?.uri)).toEqual(["docs://policy"]);
+      await subscription.close();
+    } finally {
+      await client.close();
+      await put(`/api/v1/resources/${resourcesId}`, resourcesBody("Adults only."));
+    }
+  });
+
   it("polls a subscribed backend resource (fromBackend.pollSeconds) and reports a change of its content", async () => {
     const { admin } = stack.controlPlane;
     const created = await admin.call("POST", "/api/v1/resources", {
