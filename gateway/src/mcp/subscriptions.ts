@@ -27,6 +27,8 @@ export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 export const MAX_STREAMS = 10_000;
 /** Resource subscriptions per session or listen request. */
 export const MAX_SUBSCRIBED_URIS = 100;
+/** Longest URI subscribed to: a template matches URIs of any length, and each subscription is held. */
+export const MAX_SUBSCRIBED_URI_LENGTH = 8_192;
 /** Sessions whose subscriptions this replica remembers: beyond it, the longest unchanged is forgotten. */
 const MAX_SESSIONS = 10_000;
 /** A comment line this often keeps idle streams from being cut by proxies. */
@@ -66,6 +68,8 @@ export function listenRequest(params: Record<string, unknown>): ListenRequest {
       throw invalid("notifications.resourceSubscriptions must be an array of URIs");
     if (uris.length > MAX_SUBSCRIBED_URIS)
       throw invalid(`notifications.resourceSubscriptions takes at most ${MAX_SUBSCRIBED_URIS} URIs`);
+    if (uris.some((uri) => uri.length > MAX_SUBSCRIBED_URI_LENGTH))
+      throw invalid(`notifications.resourceSubscriptions: a URI is at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`);
     filter.resourceSubscriptions = [...new Set(uris as string[])];
   }
   return new ListenRequest(filter);
@@ -125,6 +129,8 @@ export class Subscriptions {
   /** `resources/subscribe` in a 2025 session: the URI must name a resource or match a template. */
   subscribe(served: ServedExposition, sessionId: string, uri: unknown): void {
     if (typeof uri !== "string") throw new McpError(ERROR.invalidParams, "Invalid params: uri must be a string");
+    if (uri.length > MAX_SUBSCRIBED_URI_LENGTH)
+      throw new McpError(ERROR.invalidParams, `Invalid params: uri is at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`);
     if (!resolveResource(served.exposition.resources, served.templates, uri))
       throw new McpError(ERROR.resourceNotFound, `Resource not found: ${uri}`, 200, { uri });
     const uris = this.sessionUris.get(sessionId) ?? new Set<string>();
