@@ -19,6 +19,7 @@ export {
   sessionHash,
 } from "./ended-sessions.ts";
 export {
+  GraphqlCall,
   HttpMethod,
   JsonSchemaObject,
   NormalizedOperation,

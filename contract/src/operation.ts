@@ -67,6 +67,21 @@ export const NormalizedResponse = z.object({
 });
 export type NormalizedResponse = z.infer<typeof NormalizedResponse>;
 
+/**
+ * How to call a GraphQL field (GraphQL over HTTP: `POST` of `{query, operationName, variables}` as
+ * JSON to the plan's endpoint, the tool's arguments being the variables). The gateways do not
+ * call GraphQL yet: plans on a GraphQL Service are refused until they do.
+ */
+export const GraphqlCall = z.object({
+  operationType: z.enum(["query", "mutation"]),
+  /** The root field this operation selects, e.g. `products`. */
+  fieldName: z.string().min(1),
+  /** The whole document: one operation with a variable per argument and the generated selection set. */
+  document: z.string().min(1),
+  operationName: z.string().regex(/^[_A-Za-z][_0-9A-Za-z]*$/),
+});
+export type GraphqlCall = z.infer<typeof GraphqlCall>;
+
 export const NormalizedOperation = z.object({
   /** The document's operationId, or one derived from method and path (the control plane's `synthesizeOperationId`). */
   operationId: z.string().min(1),
@@ -83,5 +98,7 @@ export const NormalizedOperation = z.object({
   responses: z.array(NormalizedResponse),
   /** The operation's `x-*` keys (tool annotations may be derived from them), values as plain JSON. */
   extensions: z.record(z.string().regex(/^x-/), z.unknown()),
+  /** Set on an operation of a GraphQL Service: the call recipe (method and path say `POST /`). */
+  graphql: GraphqlCall.optional(),
 });
 export type NormalizedOperation = z.infer<typeof NormalizedOperation>;

@@ -175,6 +175,11 @@ export const errors = {
     ),
   unprocessable: (code: string, message: string, fieldErrors?: FieldError[]) =>
     new ApiError(422, code, message, fieldErrors),
+  /** Fail closed: a Service of a kind the gateways cannot call yet is imported, never published. */
+  kindNotPublishable: (kind: string, field: string, reason: string) => {
+    const message = `${reason}: the gateways cannot call ${kind === "graphql" ? "GraphQL" : kind} backends yet, so a ${kind} Service cannot be published by a ConfigurationPlan`;
+    return new ApiError(422, "SERVICE_KIND_NOT_PUBLISHABLE", message, [{ field, message }]);
+  },
   invalidOpenApi: (code: string, message: string, field: string, location: unknown) =>
     new ApiError(422, code, message, [{ field, message }], {}, location ? { location } : {}),
   databaseUnavailable: () =>

@@ -61,7 +61,15 @@ export {
 export { mcpPrompt, Prompts, promptArgument, promptsSpec } from "./kinds/prompts.ts";
 export { mcpResource, mcpResourceTemplate, Resources, resourcesSpec } from "./kinds/resources.ts";
 export { SecretSource, secretSourceSpec, secretSourceStatus } from "./kinds/secret-source.ts";
-export { IMPORT_WARNINGS_CONDITION, openApiSource, Service, serviceSpec, serviceStatus } from "./kinds/service.ts";
+export {
+  IMPORT_WARNINGS_CONDITION,
+  openApiSource,
+  Service,
+  type ServiceKind,
+  serviceKind,
+  serviceSpec,
+  serviceStatus,
+} from "./kinds/service.ts";
 export { type AtriumKind, kindNamed, kinds } from "./kinds.ts";
 export { unknownFormatProblem } from "./known-formats.ts";
 export { type CelRule, exactlyOneOf, type ObjectRule, withRules, type ZodOnlyRule } from "./rules.ts";

@@ -1,16 +1,23 @@
-/** Services: an OpenAPI document imported inline, from a URL or as an upload, and how one is shown. */
-import { openApiSource, serviceSpec } from "@atrium/crds";
+/** Services: an OpenAPI document or GraphQL schema imported inline, from a URL or as an upload, and how one is shown. */
+import { openApiSource, serviceKind, serviceSpec } from "@atrium/crds";
 import { z } from "zod";
 import { sourceLocation } from "./problem.ts";
 import { recordName, timestamps } from "./records.ts";
 
-export const serviceBody = serviceSpec.pick({ version: true, description: true }).extend({
+export const serviceBody = serviceSpec.pick({ version: true, description: true, kind: true }).extend({
   name: recordName,
   openapi: openApiSource,
 });
 export type ServiceBody = z.input<typeof serviceBody>;
 /** POST /services/import: the document is the body, the rest is in the query. */
-export const serviceImportQuery = serviceSpec.pick({ version: true, description: true }).extend({ name: recordName });
+export const serviceImportQuery = serviceSpec.pick({ version: true, description: true }).extend({
+  name: recordName,
+  kind: serviceKind
+    .optional()
+    .describe(
+      "openapi or graphql; when absent, told from the body: JSON with '__schema' (or 'data.__schema') or GraphQL SDL is graphql, anything else openapi.",
+    ),
+});
 
 export const operationSummary = z.object({
   operationId: z.string(),
@@ -43,8 +50,10 @@ export const serviceView = z.object({
   name: z.string(),
   version: z.string(),
   description: z.string().optional(),
+  // A default: an older control plane's answers lack it, and all its Services are OpenAPI.
+  kind: serviceKind.default("openapi"),
   title: z.string(),
-  openapiVersion: z.string(),
+  openapiVersion: z.string().optional().describe("The OpenAPI version of the document; absent for kind graphql."),
   servers: z.array(z.string()),
   operationCount: z.number(),
   // A default: an older control plane's answers lack it (the CLI and the operator parse them with this schema).

@@ -28,7 +28,13 @@ export type OpenApiImportErrorCode =
   /** Two operations share one operationId. */
   | "OPENAPI_DUPLICATE_OPERATION_ID"
   /** The document is valid but has no operation to publish as a tool. */
-  | "OPENAPI_NO_OPERATIONS";
+  | "OPENAPI_NO_OPERATIONS"
+  /** The GraphQL schema is neither SDL nor JSON, or its SDL does not parse (line, column). */
+  | "GRAPHQL_SYNTAX"
+  /** The GraphQL schema, or its introspection result, breaks the GraphQL specification's rules. */
+  | "GRAPHQL_INVALID"
+  /** The GraphQL schema has no Query or Mutation field. */
+  | "GRAPHQL_NO_OPERATIONS";
 
 /** Where, in the text that was submitted or downloaded: the problem document's `location`. */
 export type { SourceLocation };
@@ -254,6 +260,9 @@ const reasonWithoutContent: Record<OpenApiImportErrorCode, string> = {
   OPENAPI_INVALID: "it does not follow the OpenAPI specification, or describes something the gateways cannot publish",
   OPENAPI_DUPLICATE_OPERATION_ID: "two of its operations share one operationId",
   OPENAPI_NO_OPERATIONS: "it defines no operation",
+  GRAPHQL_SYNTAX: "it is not GraphQL SDL or an introspection result",
+  GRAPHQL_INVALID: "it is not a valid GraphQL schema",
+  GRAPHQL_NO_OPERATIONS: "it has no Query or Mutation field",
 };
 
 /**

@@ -4,13 +4,15 @@
  * foresee) as such; anything else only by its message, never with a stack (paths of the server).
  */
 import { parentPort } from "node:worker_threads";
+import { importGraphqlText } from "../graphql/import.ts";
 import { OpenApiImportError } from "./errors.ts";
 import { importText } from "./import.ts";
 import type { ImportJob, ImportOutcome } from "./run-import.ts";
 
 async function outcomeOf(job: ImportJob): Promise<ImportOutcome> {
   try {
-    return { ok: true, document: await importText(job.text, job.documentUrl) };
+    const document = job.kind === "graphql" ? importGraphqlText(job.text) : await importText(job.text, job.documentUrl);
+    return { ok: true, document };
   } catch (error) {
     if (error instanceof OpenApiImportError) {
       const location = error.location ? { location: error.location } : {};

@@ -6,6 +6,7 @@
  * gateways parse with. The work itself runs in a worker thread (see run-import.ts); the download
  * stays here, behind the SSRF guard of fetch-document.ts.
  */
+import type { ServiceKind } from "@atrium/crds";
 import { dereference, validate } from "@readme/openapi-parser";
 import { checkContract } from "./contract-check.ts";
 import {
@@ -51,6 +52,8 @@ export type ImportOptions = {
   budgetMs?: number;
   /** Which addresses a URL import may reach (default: public addresses only, see fetch-document.ts). */
   fetchPolicy?: FetchPolicy;
+  /** graphql: the text is a GraphQL schema, imported by graphql/import.ts under the same limits; default openapi. */
+  kind?: ServiceKind;
 };
 
 export const defaultFetchTimeoutMs = 10_000;
@@ -58,10 +61,11 @@ export { defaultMaxBytes, maxSchemaNodes };
 
 export async function importOpenApi(source: OpenApiSource, options: ImportOptions = {}): Promise<ImportedDocument> {
   const maxBytes = options.maxBytes ?? defaultMaxBytes;
+  const kind = options.kind ?? "openapi";
   const budgetMs = options.budgetMs ?? defaultImportBudgetMs;
   if (!("url" in source)) {
-    if (Buffer.byteLength(source.text, "utf8") > maxBytes) throw tooLarge("The OpenAPI document", maxBytes);
-    return runImportInWorker({ text: source.text }, budgetMs);
+    if (Buffer.byteLength(source.text, "utf8") > maxBytes) throw tooLarge(`The ${documentName(kind)}`, maxBytes);
+    return runImportInWorker({ text: source.text, kind }, budgetMs);
   }
   const fetched = await fetchDocument(source.url, {
     timeoutMs: options.fetchTimeoutMs ?? defaultFetchTimeoutMs,
@@ -71,11 +75,15 @@ export async function importOpenApi(source: OpenApiSource, options: ImportOption
   // Credentials of the document's server are not the API's: relative servers resolve without them.
   const documentUrl = redactUrl(new URL(fetched.url));
   try {
-    return await runImportInWorker({ text: fetched.text, documentUrl }, budgetMs);
+    return await runImportInWorker({ text: fetched.text, documentUrl, kind }, budgetMs);
   } catch (error) {
     if (error instanceof OpenApiImportError) throw withoutContent(error, documentUrl);
     throw error;
   }
+}
+
+function documentName(kind: ServiceKind): string {
+  return kind === "graphql" ? "GraphQL schema" : "OpenAPI document";
 }
 
 // Without it, every validation compiles the OpenAPI meta-schema anew (~40 ms).

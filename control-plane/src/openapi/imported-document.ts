@@ -1,14 +1,21 @@
 /**
- * The importer's result: an OpenAPI document's metadata, base URLs and its normalized operations
- * (whose shape is the wire contract's `NormalizedOperation`, the same the gateways receive).
+ * The importer's result: an OpenAPI document's (or a GraphQL schema's) metadata, base URLs and
+ * its normalized operations (whose shape is the wire contract's `NormalizedOperation`, the same
+ * the gateways receive).
  */
 import { NormalizedOperation } from "@atrium/contract";
 import { importWarning } from "@atrium/contract/rest";
+import { serviceKind } from "@atrium/crds";
 import { z } from "zod";
 
 export const ImportedDocument = z.object({
-  /** The version string as found: `2.0`, `3.0.x` or `3.1.x`. */
-  openapiVersion: z.string().regex(/^(2\.0|3\.[01]\.\d+(-.+)?)$/),
+  /** Absent on Services imported before kinds existed: those are all `openapi`. */
+  kind: serviceKind.optional(),
+  /** The version string as found: `2.0`, `3.0.x` or `3.1.x`; absent for a GraphQL schema. */
+  openapiVersion: z
+    .string()
+    .regex(/^(2\.0|3\.[01]\.\d+(-.+)?)$/)
+    .optional(),
   title: z.string(),
   version: z.string(),
   description: z.string().optional(),

@@ -6,6 +6,7 @@
  * when it overran its budget or died.
  */
 import { Worker } from "node:worker_threads";
+import type { ServiceKind } from "@atrium/crds";
 import {
   importOutOfMemory,
   importTimedOut,
@@ -16,7 +17,8 @@ import {
 import type { ImportedDocument } from "./imported-document.ts";
 import { idleWorkerMs, importHeapMb, maxConcurrentImports, maxDocumentDepth } from "./limits.ts";
 
-export type ImportJob = { text: string; documentUrl?: string };
+/** `kind` graphql: a GraphQL schema (graphql/import.ts); otherwise an OpenAPI document. */
+export type ImportJob = { text: string; documentUrl?: string; kind?: ServiceKind };
 
 /** What the worker posts back: the document, or a coded import error (any other failure is a bug). */
 export type ImportOutcome =

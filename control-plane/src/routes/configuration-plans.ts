@@ -37,11 +37,14 @@ function view(row: PlanRow): z.output<typeof planView> {
 async function checkReferences(tx: Tx, organizationId: string, body: z.output<typeof planBody>): Promise<void> {
   const problems: FieldError[] = [];
   const [service] = await tx
-    .select({ operations: services.operations })
+    .select({ operations: services.operations, document: services.document })
     .from(services)
     .where(and(eq(services.organizationId, organizationId), eq(services.id, body.serviceId)));
   if (!service)
     problems.push({ field: "body.serviceId", message: `no service '${body.serviceId}' in this organization` });
+  const kind = service?.document.kind ?? "openapi";
+  if (kind !== "openapi")
+    throw errors.kindNotPublishable(kind, "body.serviceId", `Service '${body.serviceId}' is of kind ${kind}`);
   const known = new Set(((service?.operations ?? []) as { operationId: string }[]).map((op) => op.operationId));
   for (const field of ["includedOperations", "excludedOperations"] as const) {
     const unknown = (body[field] ?? []).filter((id) => service && !known.has(id));

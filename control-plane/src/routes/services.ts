@@ -1,16 +1,18 @@
 /**
- * Services: OpenAPI 2.0 / 3.0 / 3.1 documents imported from inline text, a URL, or an upload
- * (POST /services/import with the document as the body), stored as normalized operations.
+ * Services: OpenAPI 2.0 / 3.0 / 3.1 documents or GraphQL schemas imported from inline text, a URL,
+ * or an upload (POST /services/import with the document as the body), stored as normalized
+ * operations. A GraphQL Service cannot become one that plans use (see configuration-plans.ts).
  */
 import { listOf, serviceBody, serviceDetail, serviceImportQuery, serviceView, uuidParams } from "@atrium/contract/rest";
-import type { openApiSource } from "@atrium/crds";
+import type { openApiSource, ServiceKind } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
-import { services } from "../db/schema.ts";
+import { configurationPlans, services } from "../db/schema.ts";
 import { errors } from "../errors.ts";
+import { detectKind } from "../graphql/detect-kind.ts";
 import type { ControlPlaneMetrics } from "../metrics.ts";
 import { OpenApiImportError, tooDeep } from "../openapi/errors.ts";
 import { type FetchPolicy, fetchPolicyFromEnv } from "../openapi/fetch-document.ts";
@@ -28,8 +30,9 @@ function view(row: ServiceRow): z.output<typeof serviceView> {
     name: row.name,
     version: row.version,
     ...(row.description ? { description: row.description } : {}),
+    kind: document.kind ?? "openapi",
     title: document.title,
-    openapiVersion: document.openapiVersion,
+    ...(document.openapiVersion ? { openapiVersion: document.openapiVersion } : {}),
     servers: document.servers,
     operationCount: row.operations.length,
     importWarnings: document.warnings ?? [], // a Service imported before warnings existed has none stored
@@ -39,12 +42,13 @@ function view(row: ServiceRow): z.output<typeof serviceView> {
 
 /** Imports, turning the importer's coded errors into 422 problems that keep its message and location. */
 async function imported(
+  kind: ServiceKind,
   source: { text: string } | { url: string },
   field: string,
   { fetchPolicy, metrics }: { fetchPolicy: FetchPolicy; metrics: ControlPlaneMetrics },
 ): Promise<ImportedDocument> {
   try {
-    return await metrics.timeImport(() => importOpenApi(source, { fetchPolicy }));
+    return await metrics.timeImport(() => importOpenApi(source, { fetchPolicy, kind }));
   } catch (error) {
     if (error instanceof OpenApiImportError)
       throw errors.invalidOpenApi(error.code, error.message, field, error.location);
@@ -123,8 +127,18 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
     });
   }
 
+  /** A Service that plans use stays callable by the gateways: it cannot become a kind they do not call yet. */
+  async function refuseWhilePlanned(organizationId: string, id: string, kind: ServiceKind): Promise<void> {
+    const [plan] = await db
+      .select({ name: configurationPlans.name })
+      .from(configurationPlans)
+      .where(and(eq(configurationPlans.organizationId, organizationId), eq(configurationPlans.serviceId, id)))
+      .limit(1);
+    if (plan) throw errors.kindNotPublishable(kind, "body.kind", `ConfigurationPlan '${plan.name}' uses this Service`);
+  }
+
   app.post("/services", { schema: { body: serviceBody, response: { 201: serviceView } } }, async (request, reply) => {
-    const document = await imported(...sourceOf(request.body.openapi), importing);
+    const document = await imported(request.body.kind, ...sourceOf(request.body.openapi), importing);
     return reply.status(201).send(view(await save(request.principal.organizationId, request.body, document)));
   });
 
@@ -134,8 +148,11 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
     async (request, reply) => {
       const text = typeof request.body === "string" ? request.body : uploadedJsonText(request.body);
       if (!text.trim())
-        throw errors.invalidField("body", "send the OpenAPI document (JSON or YAML) as the request body");
-      const document = await imported({ text }, "body", importing);
+        throw errors.invalidField(
+          "body",
+          "send the OpenAPI document (JSON or YAML) or the GraphQL schema (SDL or introspection JSON) as the request body",
+        );
+      const document = await imported(request.query.kind ?? detectKind(text), { text }, "body", importing);
       return reply.status(201).send(view(await save(request.principal.organizationId, request.query, document)));
     },
   );
@@ -150,7 +167,9 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
         "Service",
         request.params.id,
       );
-      const document = await imported(...sourceOf(request.body.openapi), importing);
+      if (request.body.kind !== "openapi")
+        await refuseWhilePlanned(organizationId, request.params.id, request.body.kind);
+      const document = await imported(request.body.kind, ...sourceOf(request.body.openapi), importing);
       return view(await save(organizationId, request.body, document, request.params.id));
     },
   );

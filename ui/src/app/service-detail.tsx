@@ -1,6 +1,7 @@
 /** One Service: what its document says and the operations it was normalized into (GET /api/v1/services/{id}). */
 import type { paths } from "../api/generated/schema.d.ts";
 import { api, attempt } from "./api.ts";
+import { contractLabel } from "./contract-label.ts";
 import { Link } from "./link.tsx";
 import { failedOf, Loaded, useLoading } from "./loaded.tsx";
 import { ROUTES } from "./router.ts";
@@ -41,8 +42,8 @@ function ServiceView({ service }: { service: ServiceDetail }) {
           <dd>{service.title}</dd>
         </div>
         <div>
-          <dt>OpenAPI</dt>
-          <dd>{service.openapiVersion}</dd>
+          <dt>Contract</dt>
+          <dd>{contractLabel(service)}</dd>
         </div>
         <div>
           <dt>Servers</dt>

@@ -1,5 +1,6 @@
 /** Services: the organization's imported APIs (loading, empty and error states, each linked to its detail) and the import form. */
 import { api } from "./api.ts";
+import { contractLabel } from "./contract-label.ts";
 import { ImportForm, type ServiceView } from "./import-form.tsx";
 import { Link } from "./link.tsx";
 import { ListingView, useListing } from "./loaded.tsx";
@@ -34,7 +35,7 @@ function ServiceList({ items }: { items: ServiceView[] }) {
         { label: "Name" },
         { label: "Version" },
         { label: "Title" },
-        { label: "OpenAPI", wideOnly: true },
+        { label: "Contract", wideOnly: true },
         { label: "Operations" },
         { label: "Imported", wideOnly: true },
       ]}
@@ -46,7 +47,7 @@ function ServiceList({ items }: { items: ServiceView[] }) {
           </th>
           <td>{service.version}</td>
           <td>{service.title}</td>
-          <td className="wide-only">{service.openapiVersion}</td>
+          <td className="wide-only">{contractLabel(service)}</td>
           <td className="number">{service.operationCount}</td>
           <td className="wide-only">
             <When at={service.createdAt} />

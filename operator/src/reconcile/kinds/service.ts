@@ -50,13 +50,15 @@ export const serviceReconciler: KindReconciler = {
       name,
       version: spec.version,
       ...(spec.description === undefined ? {} : { description: spec.description }),
+      kind: spec.kind,
       openapi: openApiFor(ctx, object, spec.openapi),
     };
     const { id, remembered } = await syncRecord(ctx, object, {
       collection,
       body,
       // A ConfigMap may have changed while no operator ran: send it again after a restart.
-      matches: (record) => record.version === spec.version && spec.openapi.configMapRef === undefined,
+      matches: (record) =>
+        record.version === spec.version && record.kind === spec.kind && spec.openapi.configMapRef === undefined,
       choose: (candidates) => candidates.find((record) => record.version === spec.version) ?? candidates[0],
       remember: (record) => record.importWarnings,
     });

@@ -5039,8 +5039,15 @@ export interface paths {
                                     /** @description What was changed and why, for people. */
                                     message: string;
                                 }[];
+                                /**
+                                 * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                                 * @default openapi
+                                 * @enum {string}
+                                 */
+                                kind: "openapi" | "graphql";
                                 name: string;
-                                openapiVersion: string;
+                                /** @description The OpenAPI version of the document; absent for kind graphql. */
+                                openapiVersion?: string;
                                 operationCount: number;
                                 servers: string[];
                                 title: string;
@@ -5074,8 +5081,14 @@ export interface paths {
                     "application/json": {
                         /** @description What the API is for. */
                         description?: string;
+                        /**
+                         * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                         * @default openapi
+                         * @enum {string}
+                         */
+                        kind?: "openapi" | "graphql";
                         name: string;
-                        /** @description Where the OpenAPI 2.0 / 3.0 / 3.1 document comes from: exactly one of inline, url, configMapRef. */
+                        /** @description Where the contract document comes from (the OpenAPI document, or the GraphQL schema for kind graphql): exactly one of inline, url, configMapRef. */
                         openapi: {
                             /** @description A ConfigMap entry holding the document; the operator reads it and sends it inline. */
                             configMapRef?: {
@@ -5084,9 +5097,9 @@ export interface paths {
                                 /** @description Name of the ConfigMap in the same namespace. */
                                 name: string;
                             };
-                            /** @description The OpenAPI document itself, JSON or YAML. */
+                            /** @description The document itself: OpenAPI as JSON or YAML; for kind graphql, SDL or an introspection result. */
                             inline?: string;
-                            /** @description Where the control plane downloads the OpenAPI document from. */
+                            /** @description Where the control plane downloads the document from. */
                             url?: string;
                         };
                         /** @description Version of the API contract, for example 1.0.0. */
@@ -5124,8 +5137,15 @@ export interface paths {
                                 /** @description What was changed and why, for people. */
                                 message: string;
                             }[];
+                            /**
+                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                             * @default openapi
+                             * @enum {string}
+                             */
+                            kind: "openapi" | "graphql";
                             name: string;
-                            openapiVersion: string;
+                            /** @description The OpenAPI version of the document; absent for kind graphql. */
+                            openapiVersion?: string;
                             operationCount: number;
                             servers: string[];
                             title: string;
@@ -5198,8 +5218,15 @@ export interface paths {
                                 /** @description What was changed and why, for people. */
                                 message: string;
                             }[];
+                            /**
+                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                             * @default openapi
+                             * @enum {string}
+                             */
+                            kind: "openapi" | "graphql";
                             name: string;
-                            openapiVersion: string;
+                            /** @description The OpenAPI version of the document; absent for kind graphql. */
+                            openapiVersion?: string;
                             operationCount: number;
                             operations: {
                                 method: string;
@@ -5239,8 +5266,14 @@ export interface paths {
                     "application/json": {
                         /** @description What the API is for. */
                         description?: string;
+                        /**
+                         * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                         * @default openapi
+                         * @enum {string}
+                         */
+                        kind?: "openapi" | "graphql";
                         name: string;
-                        /** @description Where the OpenAPI 2.0 / 3.0 / 3.1 document comes from: exactly one of inline, url, configMapRef. */
+                        /** @description Where the contract document comes from (the OpenAPI document, or the GraphQL schema for kind graphql): exactly one of inline, url, configMapRef. */
                         openapi: {
                             /** @description A ConfigMap entry holding the document; the operator reads it and sends it inline. */
                             configMapRef?: {
@@ -5249,9 +5282,9 @@ export interface paths {
                                 /** @description Name of the ConfigMap in the same namespace. */
                                 name: string;
                             };
-                            /** @description The OpenAPI document itself, JSON or YAML. */
+                            /** @description The document itself: OpenAPI as JSON or YAML; for kind graphql, SDL or an introspection result. */
                             inline?: string;
-                            /** @description Where the control plane downloads the OpenAPI document from. */
+                            /** @description Where the control plane downloads the document from. */
                             url?: string;
                         };
                         /** @description Version of the API contract, for example 1.0.0. */
@@ -5289,8 +5322,15 @@ export interface paths {
                                 /** @description What was changed and why, for people. */
                                 message: string;
                             }[];
+                            /**
+                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                             * @default openapi
+                             * @enum {string}
+                             */
+                            kind: "openapi" | "graphql";
                             name: string;
-                            openapiVersion: string;
+                            /** @description The OpenAPI version of the document; absent for kind graphql. */
+                            openapiVersion?: string;
                             operationCount: number;
                             servers: string[];
                             title: string;
@@ -5359,6 +5399,8 @@ export interface paths {
                 query: {
                     /** @description What the API is for. */
                     description?: string;
+                    /** @description openapi or graphql; when absent, told from the body: JSON with '__schema' (or 'data.__schema') or GraphQL SDL is graphql, anything else openapi. */
+                    kind?: "openapi" | "graphql";
                     name: string;
                     /** @description Version of the API contract, for example 1.0.0. */
                     version: string;
@@ -5402,8 +5444,15 @@ export interface paths {
                                 /** @description What was changed and why, for people. */
                                 message: string;
                             }[];
+                            /**
+                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                             * @default openapi
+                             * @enum {string}
+                             */
+                            kind: "openapi" | "graphql";
                             name: string;
-                            openapiVersion: string;
+                            /** @description The OpenAPI version of the document; absent for kind graphql. */
+                            openapiVersion?: string;
                             operationCount: number;
                             servers: string[];
                             title: string;

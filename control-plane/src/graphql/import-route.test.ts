@@ -1,0 +1,100 @@
+/**
+ * GraphQL Services through the REST API on PGlite: imported as an upload (the kind given, or told
+ * from the content) or inline, refused with a located 422 when the SDL is invalid, and never
+ * published: a plan on one, or turning a planned Service into one, is a 422 that changes nothing.
+ */
+import { buildSchema, introspectionFromSchema } from "graphql";
+import { describe, expect, it } from "vitest";
+import { createPetstore, useIsolatedControlPlane } from "../testing.ts";
+import { storeSdl } from "./test-schemas.ts";
+
+const upload = { "content-type": "text/plain" };
+
+describe("GraphQL Services through the REST API on pglite", () => {
+  const controlPlane = useIsolatedControlPlane("pglite");
+
+  it("imports SDL told from its content, and shows its kind and operations", async () => {
+    const { admin } = controlPlane();
+    const created = await admin.call("POST", "/api/v1/services/import?name=store&version=1", storeSdl, upload);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ kind: "graphql", title: "A small store.", operationCount: 7 });
+    expect(created.body.openapiVersion).toBeUndefined();
+    const detail = await admin.call("GET", `/api/v1/services/${created.body.id}`);
+    expect(detail.body.operations[0]).toEqual({
+      operationId: "product",
+      method: "POST",
+      path: "/",
+      summary: "One product by id.",
+    });
+  });
+
+  it("imports an introspection result as JSON, and inline SDL with kind graphql", async () => {
+    const { admin } = controlPlane();
+    const introspection = { data: introspectionFromSchema(buildSchema(storeSdl)) };
+    const fromJson = await admin.call("POST", "/api/v1/services/import?name=store-json&version=1", introspection);
+    expect(fromJson.status, JSON.stringify(fromJson.body)).toBe(201);
+    expect(fromJson.body).toMatchObject({ kind: "graphql", operationCount: 7 });
+    const inline = await admin.call("POST", "/api/v1/services", {
+      name: "store-inline",
+      version: "1",
+      kind: "graphql",
+      openapi: { inline: storeSdl },
+    });
+    expect(inline.status, JSON.stringify(inline.body)).toBe(201);
+    expect(inline.body.kind).toBe("graphql");
+  });
+
+  it("refuses invalid SDL with its line and column, storing nothing", async () => {
+    const { admin } = controlPlane();
+    const sdl = "type Query {\n  a: Int\n  b: [Int\n}\n";
+    const answer = await admin.call("POST", "/api/v1/services/import?name=broken&version=1&kind=graphql", sdl, upload);
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({ code: "GRAPHQL_SYNTAX", location: { line: 4, column: 1 } });
+    const list = await admin.call("GET", "/api/v1/services");
+    expect(JSON.stringify(list.body)).not.toContain("broken");
+  });
+
+  it("refuses the kind grpc, saying it is not supported yet", async () => {
+    const { admin } = controlPlane();
+    const answer = await admin.call("POST", "/api/v1/services", {
+      name: "rpc",
+      version: "1",
+      kind: "grpc",
+      openapi: { inline: "syntax = 'proto3';" },
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body)).toContain("grpc is not supported yet");
+  });
+
+  it("refuses a plan on a GraphQL Service, and turning a planned Service into one", async () => {
+    const { admin } = controlPlane();
+    const created = await admin.call("POST", "/api/v1/services/import?name=store-plan&version=1", storeSdl, upload);
+    const plan = await admin.call("POST", "/api/v1/configuration-plans", {
+      name: "store-plan",
+      serviceId: created.body.id,
+      backendEndpoint: "https://store.example.com/graphql",
+    });
+    expect(plan.status).toBe(422);
+    expect(plan.body.code).toBe("SERVICE_KIND_NOT_PUBLISHABLE");
+    expect(plan.body.detail).toContain("the gateways cannot call GraphQL backends yet");
+
+    const petstoreId = await createPetstore(admin);
+    const petstorePlan = await admin.call("POST", "/api/v1/configuration-plans", {
+      name: "petstore-plan",
+      serviceId: petstoreId,
+      backendEndpoint: "https://petstore.example.com/api",
+    });
+    expect(petstorePlan.status).toBe(201);
+    const before = await admin.call("GET", `/api/v1/services/${petstoreId}`);
+    const turned = await admin.call("PUT", `/api/v1/services/${petstoreId}`, {
+      name: before.body.name,
+      version: before.body.version,
+      kind: "graphql",
+      openapi: { inline: storeSdl },
+    });
+    expect(turned.status).toBe(422);
+    expect(turned.body.detail).toContain("ConfigurationPlan 'petstore-plan' uses this Service");
+    const after = await admin.call("GET", `/api/v1/services/${petstoreId}`);
+    expect(after.body).toEqual(before.body);
+  });
+});

@@ -1,0 +1,150 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { buildSchema, introspectionFromSchema } from "graphql";
+import { describe, expect, it } from "vitest";
+import { OpenApiImportError } from "../openapi/errors.ts";
+import { importGraphqlText } from "./import.ts";
+import { storeSdl } from "./test-schemas.ts";
+
+/** The coded error the import of `text` throws. */
+function importError(text: string): OpenApiImportError {
+  const thrown = catching(() => importGraphqlText(text));
+  expect(thrown).toBeInstanceOf(OpenApiImportError);
+  return thrown as OpenApiImportError;
+}
+
+function catching(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe("GraphQL import", () => {
+  const imported = importGraphqlText(storeSdl);
+  const byId = new Map(imported.operations.map((operation) => [operation.operationId, operation]));
+
+  it("makes a read-only tool of every Query field and a writing one of every Mutation field", () => {
+    expect(imported.kind).toBe("graphql");
+    expect(imported.title).toBe("A small store.");
+    expect(imported.operations.map((operation) => operation.operationId)).toEqual([
+      "product",
+      "products",
+      "productCount",
+      "oldSearch",
+      "addProduct",
+      "deleteProduct",
+      "mutation_product",
+    ]);
+    expect(byId.get("products")?.extensions["x-mcp-annotations"]).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+    });
+    expect(byId.get("addProduct")?.extensions["x-mcp-annotations"]).toEqual({ readOnlyHint: false });
+    expect(byId.get("mutation_product")?.graphql).toMatchObject({ operationType: "mutation", fieldName: "product" });
+    expect(byId.get("oldSearch")).toMatchObject({ deprecated: true, description: "Deprecated: Use products." });
+  });
+
+  it("maps the arguments: scalars, enums, lists, required non-nulls, defaults, a recursive input object", () => {
+    expect(byId.get("products")?.requestBody).toEqual({
+      required: false,
+      contentType: "application/json",
+      schema: {
+        type: "object",
+        properties: {
+          filter: { $ref: "#/$defs/ProductFilter" },
+          first: { type: "integer", minimum: -2147483648, maximum: 2147483647, default: 10 },
+          after: { type: "string" },
+        },
+        additionalProperties: false,
+        $defs: {
+          ProductFilter: {
+            type: "object",
+            description: "A product filter; combine filters with and/or.",
+            properties: {
+              category: { type: "string", enum: ["BOOKS", "GAMES", "TOYS"] },
+              maxPrice: { type: "number" },
+              nameContains: { type: "string" },
+              and: { type: "array", items: { $ref: "#/$defs/ProductFilter" } },
+              or: { type: "array", items: { $ref: "#/$defs/ProductFilter" } },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+    });
+    const add = byId.get("addProduct")?.requestBody;
+    expect(add?.required).toBe(true);
+    expect(add?.schema.required).toEqual(["input"]);
+    expect(add?.schema.$defs).toHaveProperty("NewProduct");
+    expect((add?.schema.$defs as Record<string, unknown> | undefined)?.NewProduct).toMatchObject({
+      required: ["name", "price"],
+      properties: { category: { default: "BOOKS" }, tags: { type: "array", default: [] } },
+    });
+  });
+
+  it("generates the selection to depth 2, cycles cut, fields with required arguments left out", () => {
+    expect(byId.get("product")?.graphql?.document).toBe(
+      "query product($id: ID!) { product(id: $id) { id name price category createdAt sku reviews { stars text } } }",
+    );
+    expect(byId.get("products")?.graphql?.document).toBe(
+      "query products($filter: ProductFilter, $first: Int, $after: String) { products(filter: $filter, first: $first, after: $after) { id name price category createdAt sku reviews { stars text } } }",
+    );
+    expect(byId.get("productCount")?.graphql?.document).toBe("query productCount { productCount }");
+  });
+
+  it("derives the output schema from the selection, nullable values allowing null, a custom scalar noted", () => {
+    const output = byId.get("product")?.responses[0]?.schema as { properties: { product: Record<string, unknown> } };
+    expect(output.properties.product).toMatchObject({
+      type: ["object", "null"],
+      description: "A thing for sale.",
+      properties: {
+        id: { type: "string" },
+        category: { enum: ["BOOKS", "GAMES", "TOYS"] },
+        createdAt: { description: "DateTime: a custom GraphQL scalar" },
+        sku: { type: ["string", "null"], deprecated: true, description: "Deprecated: Use id." },
+        reviews: { type: "array", items: { type: "object", properties: { text: { type: ["string", "null"] } } } },
+      },
+    });
+  });
+
+  it("compiles every schema under a strict JSON Schema 2020-12 validator", () => {
+    const ajv = new Ajv2020();
+    for (const operation of imported.operations) {
+      expect(() => ajv.compile(operation.requestBody?.schema ?? {})).not.toThrow();
+      expect(() => ajv.compile(operation.responses[0]?.schema ?? {})).not.toThrow();
+    }
+    const validate = ajv.compile(byId.get("products")?.requestBody?.schema ?? {});
+    expect(validate({ filter: { or: [{ category: "GAMES" }, { and: [{ maxPrice: 3 }] }] } })).toBe(true);
+    expect(validate({ filter: { colour: "red" } })).toBe(false);
+  });
+
+  it("imports the introspection result of the same schema into the same operations", () => {
+    const introspection = introspectionFromSchema(buildSchema(storeSdl));
+    const fromJson = importGraphqlText(JSON.stringify({ data: introspection }));
+    expect(fromJson.operations).toEqual(imported.operations);
+    expect(importGraphqlText(JSON.stringify(introspection)).operations).toEqual(imported.operations);
+  });
+
+  it("refuses SDL with a syntax error, saying where", () => {
+    const error = importError("type Query {\n  product(id: ID!): Product\n  products: [Product!\n}\n");
+    expect(error.code).toBe("GRAPHQL_SYNTAX");
+    expect(error.location).toEqual({ line: 4, column: 1 });
+    expect(error.message).toMatch(/line 4, column 1/);
+  });
+
+  it("refuses a field defined twice, naming both places", () => {
+    const error = importError("type Query {\n  a: Int\n  a: String\n}\n");
+    expect(error.code).toBe("GRAPHQL_INVALID");
+    expect(error.message).toContain('Field "Query.a" can only be defined once.');
+    expect(error.location).toEqual({ line: 2, column: 3 });
+  });
+
+  it("refuses a type used but not defined, an introspection without __schema, and a schema without root fields", () => {
+    expect(importError("type Query { a: Missing }").message).toMatch(/Unknown type "Missing"/);
+    expect(importError('{"data": {"types": []}}').message).toMatch(/no '__schema'/);
+    expect(importError("type Query").code).toBe("GRAPHQL_INVALID");
+    expect(importError("   ").code).toBe("GRAPHQL_SYNTAX");
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Importing a GraphQL schema (SDL or an introspection result) into normalized operations: every
+ * Query field a read-only tool, every Mutation field a tool that is not read-only (subscriptions
+ * are not published). Each operation carries its call recipe (`graphql`: the document with one
+ * variable per argument and the generated selection set); method and path say what GraphQL over
+ * HTTP does, `POST /` on the plan's endpoint. The arguments are the request body's schema; the
+ * selected data is the 200 answer's. Runs in the import worker, like the OpenAPI import.
+ */
+import type { GraphqlCall, NormalizedOperation } from "@atrium/contract";
+import { type GraphQLField, type GraphQLObjectType, type GraphQLSchema, isNonNullType, parse, validate } from "graphql";
+import { checkContract } from "../openapi/contract-check.ts";
+import type { ImportedDocument } from "../openapi/imported-document.ts";
+import type { JsonObject } from "../openapi/plain-json.ts";
+import { noRootFields, unqueryableField } from "./errors.ts";
+import { type InputDefs, objectSchema } from "./input-schema.ts";
+import { parseGraphqlSchema } from "./parse-schema.ts";
+import { selectField } from "./selection.ts";
+
+/** The import proper, on the submitted text. */
+export function importGraphqlText(rawText: string): ImportedDocument {
+  const text = rawText.startsWith("\uFEFF") ? rawText.slice(1) : rawText;
+  const schema = parseGraphqlSchema(text);
+  const defs: InputDefs = new Map();
+  const queries = rootOperations(schema, schema.getQueryType(), "query", defs, new Set());
+  const taken = new Set(queries.map((operation) => operation.operationId));
+  const mutations = rootOperations(schema, schema.getMutationType(), "mutation", defs, taken);
+  const operations = [...queries, ...mutations];
+  if (operations.length === 0) throw noRootFields();
+  const document: ImportedDocument = {
+    kind: "graphql",
+    title: schema.description ?? "GraphQL API",
+    version: "",
+    servers: [],
+    operations,
+    warnings: [],
+  };
+  return checkContract(document, [], () => ({}));
+}
+
+function rootOperations(
+  schema: GraphQLSchema,
+  root: GraphQLObjectType | null | undefined,
+  operationType: GraphqlCall["operationType"],
+  defs: InputDefs,
+  taken: Set<string>,
+): NormalizedOperation[] {
+  const operations: NormalizedOperation[] = [];
+  for (const field of Object.values(root?.getFields() ?? {})) {
+    const operation = fieldOperation(schema, field, operationType, defs, uniqueId(field.name, operationType, taken));
+    if (operation) operations.push(operation);
+  }
+  return operations;
+}
+
+/** A mutation named like a query field gets the operation type as a prefix: `mutation_product`. */
+function uniqueId(name: string, operationType: string, taken: Set<string>): string {
+  let id = name;
+  for (let n = 2; taken.has(id); n++) id = `${operationType}_${name}${n === 2 ? "" : `_${n}`}`;
+  taken.add(id);
+  return id;
+}
+
+function fieldOperation(
+  schema: GraphQLSchema,
+  field: GraphQLField<unknown, unknown>,
+  operationType: GraphqlCall["operationType"],
+  defs: InputDefs,
+  operationId: string,
+): NormalizedOperation | undefined {
+  const selected = selectField(field.type);
+  if (!selected) return undefined; // an object type none of whose fields can be selected
+  const call: GraphqlCall = {
+    operationType,
+    fieldName: field.name,
+    operationName: operationId,
+    document: callDocument(field, operationType, operationId, selected.selection),
+  };
+  const problems = validate(schema, parse(call.document));
+  if (problems.length > 0) throw unqueryableField(`${operationType} field '${field.name}'`, problems);
+
+  const input = objectSchema(field.args, defs);
+  const used = referencedDefs(input, defs);
+  if (used.size > 0) input.$defs = Object.fromEntries(used);
+  const output: JsonObject = { type: "object", properties: { [field.name]: selected.schema } };
+  const deprecated = field.deprecationReason != null;
+  return {
+    operationId,
+    method: "POST",
+    path: "/",
+    ...(field.description ? { summary: field.description.split("\n")[0] } : {}),
+    ...(field.description || deprecated
+      ? {
+          description: [field.description, deprecated ? `Deprecated: ${field.deprecationReason}` : undefined]
+            .filter(Boolean)
+            .join("\n\n"),
+        }
+      : {}),
+    deprecated,
+    tags: [operationType === "query" ? "Query" : "Mutation"],
+    parameters: [],
+    requestBody: {
+      required: field.args.some((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined),
+      contentType: "application/json",
+      schema: input,
+    },
+    responses: [{ status: "200", contentType: "application/json", schema: output }],
+    extensions: {
+      "x-mcp-annotations":
+        operationType === "query" ? { readOnlyHint: true, destructiveHint: false } : { readOnlyHint: false },
+    },
+    graphql: call,
+  };
+}
+
+/**
+ * `query products($filter: ProductFilter, $first: Int) { products(filter: $filter, first: $first) { … } }`.
+ * An argument with a default gets a nullable variable, so leaving it out lets the server's default apply.
+ */
+function callDocument(
+  field: GraphQLField<unknown, unknown>,
+  operationType: string,
+  operationName: string,
+  selection: string,
+): string {
+  const variables = field.args.map((arg) => {
+    const type = arg.defaultValue !== undefined && isNonNullType(arg.type) ? arg.type.ofType : arg.type;
+    return `$${arg.name}: ${String(type)}`;
+  });
+  const argumentsList = field.args.map((arg) => `${arg.name}: $${arg.name}`);
+  const declared = variables.length > 0 ? `(${variables.join(", ")})` : "";
+  const passed = argumentsList.length > 0 ? `(${argumentsList.join(", ")})` : "";
+  return `${operationType} ${operationName}${declared} { ${field.name}${passed}${selection ? ` ${selection}` : ""} }`;
+}
+
+/** The input objects one schema refers to, directly or through each other. */
+function referencedDefs(schema: JsonObject, defs: InputDefs): Map<string, JsonObject> {
+  const used = new Map<string, JsonObject>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === "object") {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === "$ref" && typeof child === "string") {
+          const name = child.slice("#/$defs/".length);
+          const def = defs.get(name);
+          if (def && !used.has(name)) {
+            used.set(name, def);
+            visit(def);
+          }
+        } else visit(child);
+      }
+    }
+  };
+  visit(schema);
+  return used;
+}

@@ -1,0 +1,64 @@
+/**
+ * A GraphQL schema from the submitted text: SDL, or an introspection result in JSON (the query's
+ * whole answer `{data: {__schema}}`, its `data`, or `__schema` alone). graphql-js parses and
+ * validates; every error keeps its line and column.
+ *
+ * SDL that defines a field, type or argument twice is refused (graphql-js's SDL rules), as
+ * graphql-js's own servers refuse it: which of the two definitions the backend answers with cannot
+ * be known, so no tool is built on a guess.
+ */
+import {
+  buildASTSchema,
+  buildClientSchema,
+  GraphQLError,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+  parse,
+  validateSchema,
+} from "graphql";
+import { validateSDL } from "graphql/validation/validate.js";
+import { isPlainObject } from "../openapi/plain-json.ts";
+import { graphqlSyntax, invalidIntrospection, invalidSchema, notAGraphqlSchema } from "./errors.ts";
+
+export function parseGraphqlSchema(text: string): GraphQLSchema {
+  const schema = text.trimStart().startsWith("{") ? fromIntrospection(text) : fromSdl(text);
+  const problems = validateSchema(schema);
+  if (problems.length > 0) throw invalidSchema(problems);
+  return schema;
+}
+
+function fromSdl(text: string): GraphQLSchema {
+  if (!text.trim()) throw notAGraphqlSchema("empty");
+  let document: ReturnType<typeof parse>;
+  try {
+    document = parse(text, { noLocation: false });
+  } catch (error) {
+    if (error instanceof GraphQLError) throw graphqlSyntax(error);
+    throw error;
+  }
+  const problems = validateSDL(document);
+  if (problems.length > 0) throw invalidSchema(problems);
+  return buildASTSchema(document, { assumeValidSDL: true });
+}
+
+function fromIntrospection(text: string): GraphQLSchema {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw invalidIntrospection(`it is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const introspection = introspectionIn(value);
+  if (!introspection) throw invalidIntrospection("it has no '__schema' object (nor 'data.__schema')");
+  try {
+    return buildClientSchema(introspection);
+  } catch (error) {
+    throw invalidIntrospection(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function introspectionIn(value: unknown): IntrospectionQuery | undefined {
+  if (!isPlainObject(value)) return undefined;
+  if (isPlainObject(value.__schema)) return value as unknown as IntrospectionQuery;
+  return isPlainObject(value.data) ? introspectionIn(value.data) : undefined;
+}
