@@ -50,7 +50,7 @@ describe("service", () => {
     expect(fromUrl).toMatchObject({ name: "pets-url", operationCount: 7 });
 
     const table = ok(await atrium(["service", "list"]));
-    expect(table.stdout).toMatch(/^ID\s+NAME\s+VERSION\s+TITLE\s+OPERATIONS\s+CREATED$/m);
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+VERSION\s+KIND\s+TITLE\s+OPERATIONS\s+CREATED$/m);
     expect(table.stdout).toContain(fromJson.id);
     const listed = json(await atrium(["service", "list", "-o", "json"]));
     expect(listed.map((s: { name: string }) => s.name)).toEqual(
@@ -68,6 +68,24 @@ describe("service", () => {
       id: fromJson.id,
       deleted: true,
     });
+  });
+
+  it("imports a .graphql file as a GraphQL Service, and refuses the kind grpc", async () => {
+    const dir = env.ATRIUM_CONFIG_DIR as string;
+    const sdl = 'type Query {\n  "A product."\n  product(id: ID!): Product\n}\ntype Product { id: ID! name: String }\n';
+    const file = join(dir, "store.gql");
+    writeFileSync(file, sdl);
+    const created = json(await atrium(["service", "import", file, "--name", "store", "--version", "1", "-o", "json"]));
+    expect(created).toMatchObject({ kind: "graphql", operationCount: 1 });
+    const shown = ok(await atrium(["service", "get", created.id]));
+    expect(row(shown, "KIND")).toBe("graphql");
+    expect(shown.stdout).toMatch(/^product\s+POST\s+\/\s+A product\.$/m);
+
+    const named = join(dir, "store.txt");
+    writeFileSync(named, "type Query {\n  a: [Int\n}\n");
+    const flagged = ["service", "import", named, "--name", "broken", "--version", "1", "--kind", "graphql"];
+    fails(await atrium(flagged), 1, /line 3, column 1/);
+    fails(await atrium([...flagged.slice(0, -1), "grpc"]), 2, "grpc is not supported yet");
   });
 
   it("shows each pattern the import rewrote as a warning", async () => {

@@ -1,6 +1,6 @@
 /**
- * `atrium service`: import an OpenAPI document as a Service (a local file is uploaded, an
- * http(s) URL is fetched by the control plane), and list, show or delete Services.
+ * `atrium service`: import an OpenAPI document or a GraphQL schema as a Service (a local file is
+ * uploaded, an http(s) URL is fetched by the control plane), and list, show or delete Services.
  */
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
@@ -11,7 +11,8 @@ import {
   serviceDetail,
   serviceView,
 } from "@atrium/contract/rest";
-import type { Command } from "commander";
+import { type ServiceKind, serviceKind } from "@atrium/crds";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import { cliErrors } from "../errors.ts";
@@ -25,6 +26,7 @@ const LIST_COLUMNS: Column<ServiceView>[] = [
   "id",
   "name",
   "version",
+  "kind",
   "title",
   { header: "OPERATIONS", value: (s) => s.operationCount },
   { header: "CREATED", value: (s) => s.createdAt },
@@ -36,12 +38,25 @@ const OPERATION_COLUMNS: Column<OperationSummary>[] = [
   "summary",
 ];
 
+/** A file's kind told by its extension (`.graphql`, `.gql`); otherwise the control plane tells it from the content. */
+export function kindOfFile(file: string): ServiceKind | undefined {
+  return [".graphql", ".gql"].includes(extname(file).toLowerCase()) ? "graphql" : undefined;
+}
+
 /** The upload's content type: by extension, else by the first character (JSON starts with `{`). */
 export function documentContentType(file: string, text: string): string {
   const extension = extname(file).toLowerCase();
+  if (extension === ".graphql" || extension === ".gql") return "text/plain";
   if (extension === ".json") return "application/json";
   if (extension === ".yaml" || extension === ".yml") return "application/yaml";
   return text.trimStart().startsWith("{") ? "application/json" : "application/yaml";
+}
+
+/** The schema's own refusal (grpc: not supported yet) as a usage error. */
+function parseKind(value: string): ServiceKind {
+  const parsed = serviceKind.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`${parsed.error.issues[0]?.message ?? "unknown kind"}.`);
+  return parsed.data;
 }
 
 function isHttpUrl(source: string): boolean {
@@ -52,20 +67,29 @@ interface ImportOptions {
   name: string;
   version: string;
   description?: string;
+  kind?: ServiceKind;
 }
 
 export function registerServiceCommands(program: Command, context: CliContext): void {
   const service = commandGroup(
     program,
     "service",
-    "import OpenAPI documents as Services, and manage them",
+    "import OpenAPI documents or GraphQL schemas as Services, and manage them",
     "atrium service import ./petstore.yaml --name petstore --version 1.0.0",
   );
 
   const importCommand = service
     .command("import")
-    .description("create a Service from an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML)")
+    .description(
+      "create a Service from an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML), or a GraphQL schema (SDL or introspection JSON; not publishable by a plan yet)",
+    )
     .argument("<file|url>", "a local file (uploaded), or an http(s) URL the control plane downloads")
+    .addOption(
+      new Option(
+        "--kind <kind>",
+        "openapi or graphql (grpc is not supported yet); default: graphql for .graphql/.gql files, else told from the content",
+      ).argParser(parseKind),
+    )
     .requiredOption("--name <name>", "Service name: lowercase letters, digits, '-' or '.'")
     .requiredOption("--version <version>", "Service version, e.g. 1.0.0")
     .option("--description <text>", "what the Service is")
@@ -76,11 +100,12 @@ export function registerServiceCommands(program: Command, context: CliContext): 
         version: options.version,
         ...(options.description ? { description: options.description } : {}),
       };
+      const kind = options.kind ?? (isHttpUrl(source) ? undefined : kindOfFile(source));
       let created: ServiceView;
       if (isHttpUrl(source)) {
         created = await api.post(
           "/services",
-          { ...fields, openapi: { url: source } } satisfies ServiceBody,
+          { ...fields, ...(kind ? { kind } : {}), openapi: { url: source } } satisfies ServiceBody,
           serviceView,
         );
       } else {
@@ -96,7 +121,7 @@ export function registerServiceCommands(program: Command, context: CliContext): 
         }
         created = await api.send("POST", "/services/import", {
           answer: serviceView,
-          query: fields,
+          query: { ...fields, ...(kind ? { kind } : {}) },
           rawBody: { text, contentType: documentContentType(source, text) },
         });
       }
@@ -107,6 +132,7 @@ export function registerServiceCommands(program: Command, context: CliContext): 
   withExample(
     importCommand,
     "atrium service import ./petstore.yaml --name petstore --version 1.0.0",
+    "atrium service import ./store.graphql --name store --version 1",
     "atrium service import https://petstore3.swagger.io/api/v3/openapi.json --name petstore --version 3 --output json",
   );
 
