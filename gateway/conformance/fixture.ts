@@ -14,7 +14,9 @@
  * looks for come from the gateway, about real backend calls: `test_tool_with_progress`'s backend
  * is slow, so the gateway (whose progress threshold the fixture sets to PROGRESS_AFTER_MS) sends
  * progress while it waits; `test_tool_with_logging`'s log messages are the gateway's account of
- * its call. Mixed content and embedded resources are the backend's own answers:
+ * its call; `test_reconnection`'s backend outlasts the fixture gateway's SSE poll
+ * (SSE_POLL_AFTER_MS), so the gateway primes the answer stream, closes its connection, and the
+ * suite resumes it with `Last-Event-ID` to read the answer. Mixed content and embedded resources are the backend's own answers:
  * `test_multiple_content_types` answers multipart/mixed (text, a PNG, a JSON document at a
  * Content-Location), `test_embedded_resource` a JSON array of MCP content blocks its operation
  * declares with `x-mcp-content: true`. The prompts hold an image and an embedded resource; the
@@ -65,6 +67,14 @@ export function silentWav(samples = 80): Buffer {
 export const PROGRESS_AFTER_MS = 200;
 /** How long `test_tool_with_progress`'s backend takes: four thresholds, so the suite gets its three notifications. */
 export const SLOW_BACKEND_MS = 4 * PROGRESS_AFTER_MS;
+/**
+ * The fixture gateway closes the connection of a 2025-11-25 call running this long, after its
+ * priming event (ATRIUM_GATEWAY_SSE_POLL_AFTER_MS): past the progress tool's backend, so only
+ * `test_reconnection` is polled.
+ */
+export const SSE_POLL_AFTER_MS = 1_000;
+/** How long `test_reconnection`'s backend takes: past the poll, so the suite resumes the stream to read the answer. */
+export const RECONNECTION_BACKEND_MS = SSE_POLL_AFTER_MS + 500;
 
 export const TEXTS = {
   simple: "This is a simple text response for testing.",
@@ -139,6 +149,7 @@ export const CONFORMANCE_OPENAPI = {
     ),
     "/tool-with-logging": plainGet("test_tool_with_logging", "Runs for ~100 ms", "text/plain"),
     "/tool-with-progress": plainGet("test_tool_with_progress", `Runs for ~${SLOW_BACKEND_MS} ms`, "text/plain"),
+    "/reconnection": plainGet("test_reconnection", `Runs for ~${RECONNECTION_BACKEND_MS} ms`, "text/plain"),
     "/sampling": getWithQuery("test_sampling", "Echoes a prompt", ["prompt"]),
     "/elicitation": getWithQuery("test_elicitation", "Echoes a message", ["message"]),
     "/elicitation-sep1034-defaults": plainGet("test_elicitation_sep1034_defaults", "Returns fixed text", "text/plain"),
@@ -366,6 +377,10 @@ export async function startConformanceBackend(changes: RecordChanges = {}): Prom
         return later(100, () => send(res, 200, "text/plain; charset=utf-8", "Tool execution completed"));
       case "/tool-with-progress":
         return later(SLOW_BACKEND_MS, () => send(res, 200, "text/plain; charset=utf-8", "Tool execution completed"));
+      case "/reconnection":
+        return later(RECONNECTION_BACKEND_MS, () =>
+          send(res, 200, "text/plain; charset=utf-8", "Reconnection test completed successfully"),
+        );
       case "/sampling":
         return send(res, 200, "text/plain; charset=utf-8", `Prompt: ${url.searchParams.get("prompt") ?? ""}`);
       case "/elicitation":
@@ -497,6 +512,7 @@ export async function startConformanceStack(options: { logLevel?: string } = {})
       cacheDir,
       logLevel: options.logLevel ?? "silent",
       progressAfterMs: PROGRESS_AFTER_MS,
+      ssePollAfterMs: SSE_POLL_AFTER_MS,
     });
     const gateway = await startGateway(config);
     cleanups.push(() => gateway.close());

@@ -54,6 +54,13 @@ export interface GatewayConfig {
   maxBatchSize: number;
   /** A request with a `progressToken` still running after this long gets `notifications/progress`, then again at this interval. */
   progressAfterMs: number;
+  /**
+   * A 2025-11-25 call still running after this long has its answer stream primed (an event id
+   * and `retry`) and its connection closed; the client resumes it with `Last-Event-ID`. Unset:
+   * the connection is held to the answer. Resumption is replica-local: set it only where a
+   * session's requests reach one replica.
+   */
+  ssePollAfterMs?: number;
   /** Slow clients: a request's headers, and the whole request, must arrive within these (both listeners). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -151,6 +158,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     managementPort,
     maxBatchSize: integer(env, "ATRIUM_GATEWAY_MAX_BATCH_SIZE", 32),
     progressAfterMs: integer(env, "ATRIUM_GATEWAY_PROGRESS_AFTER_MS", DEFAULT_PROGRESS_AFTER_MS),
+    ssePollAfterMs: env.ATRIUM_GATEWAY_SSE_POLL_AFTER_MS
+      ? integer(env, "ATRIUM_GATEWAY_SSE_POLL_AFTER_MS", 0)
+      : undefined,
     headersTimeoutMs,
     requestTimeoutMs,
     maxConnectionsPerAddress: integer(env, "ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS", 1024),

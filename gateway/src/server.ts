@@ -41,7 +41,7 @@ export interface GatewayParts {
     | "requestTimeoutMs"
     | "maxConnectionsPerAddress"
   > &
-    Partial<Pick<GatewayConfig, "progressAfterMs">>;
+    Partial<Pick<GatewayConfig, "progressAfterMs" | "ssePollAfterMs">>;
   registry: ExpositionRegistry;
   backends: Backends;
   sessions: SessionSigner;
@@ -88,6 +88,7 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
       corsOrigins: parts.config.corsOrigins,
       maxBatchSize: parts.config.maxBatchSize,
       progressAfterMs: parts.config.progressAfterMs,
+      ssePollAfterMs: parts.config.ssePollAfterMs,
       auth,
       audit: parts.audit ?? new AuditLog(),
     }),

@@ -40,6 +40,7 @@ import { backendPollRead } from "./resource-polling.ts";
 import { DEFAULT_PROGRESS_AFTER_MS, type LogSink, type ResponseStream, responseStream } from "./response-stream.ts";
 import { SerializedResult } from "./serialized.ts";
 import type { Session, SessionSigner } from "./sessions.ts";
+import { StreamReplay } from "./stream-replay.ts";
 import { ListenRequest, Subscriptions } from "./subscriptions.ts";
 
 export interface EndpointOptions {
@@ -60,6 +61,8 @@ export interface EndpointOptions {
   elicitation?: ElicitationServices;
   /** A request with a `progressToken` running this long gets progress notifications (ATRIUM_GATEWAY_PROGRESS_AFTER_MS). */
   progressAfterMs?: number;
+  /** A 2025-11-25 call running this long has its answer stream primed and its connection closed (ATRIUM_GATEWAY_SSE_POLL_AFTER_MS); never when undefined. */
+  ssePollAfterMs?: number;
 }
 
 const ALLOW = "POST, DELETE";
@@ -73,6 +76,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   const { registry, sessions, metrics, audit } = options;
   const progressAfterMs = options.progressAfterMs ?? DEFAULT_PROGRESS_AFTER_MS;
   const logLevels = new SessionLogLevels();
+  const replay = new StreamReplay();
   const subscriptions = new Subscriptions(
     backendPollRead(options.backends),
     (sessionId) => sessions.verify(sessionId) !== undefined,
@@ -379,8 +383,14 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       const session = sessionFor(request, served, identity);
       if (message.id === undefined) return reply.status(202).send(); // notifications/initialized and friends
       const meta = message.params?._meta as Record<string, unknown> | undefined;
-      const level = logLevels.get(String(request.headers["mcp-session-id"]));
-      stream = responseStream(reply, meta?.progressToken, level, progressAfterMs);
+      const sessionId = String(request.headers["mcp-session-id"]);
+      const level = logLevels.get(sessionId);
+      stream = responseStream(reply, meta?.progressToken, level, progressAfterMs, {
+        store: replay,
+        sessionId,
+        primed: session.protocolVersion >= PRIMING_VERSION,
+        pollAfterMs: options.ssePollAfterMs,
+      });
       context.log = stream?.log;
       const result = await handleLegacy(message, session, sessionOwned(context, request));
       observe(message.method, 200);
@@ -488,10 +498,19 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     return reply.status(200).send();
   });
 
-  /** A 2025 session's stream of server notifications: list changes and updates of subscribed resources. */
+  /**
+   * A 2025 session's stream of server notifications: list changes and updates of subscribed
+   * resources; with `Last-Event-ID`, the rest of an answer stream the client lost (stream-replay.ts).
+   */
   const get = sessionRoute((request, reply, served, sessionId) => {
     if (!acceptsEventStream(request.headers.accept))
       throw new McpError(ERROR.badRequest, "Not Acceptable: the GET stream is text/event-stream", 406);
+    const lastEventId = request.headers["last-event-id"];
+    if (typeof lastEventId === "string" && lastEventId !== "") {
+      replay.resume(reply.raw, sessionId, lastEventId);
+      reply.hijack();
+      return reply;
+    }
     subscriptions.openSessionStream(reply, served, sessionId);
     return reply;
   });
@@ -522,6 +541,9 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     app.get(`${METADATA_PREFIX}${path}`, resourceMetadata);
   }
 }
+
+/** Priming events (with no data) only from this version: older clients fail on them. */
+const PRIMING_VERSION = "2025-11-25";
 
 /** What an error says on a stream: refusals and MCP errors as they are, anything else as an internal error. */
 function rpcErrorOf(error: unknown): { code: number; message: string; data?: unknown } {

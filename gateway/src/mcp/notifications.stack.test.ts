@@ -15,6 +15,7 @@ import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../gateway.ts";
 import { listenLocally, modernRequest, type Stack, startStack, waitFor } from "../testing.ts";
+import { WAIT_PATH } from "./testing.ts";
 
 const SECRET = "s3cret-notify-7f2b9c";
 const SECRET_VARIABLE = "ATRIUM_BACKEND_SECRET_NOTIFY_TEST";
@@ -25,16 +26,7 @@ const OPENAPI = JSON.stringify({
   openapi: "3.0.3",
   info: { title: "Notify", version: "1" },
   paths: {
-    "/wait": {
-      get: {
-        operationId: "wait",
-        summary: "Answers after `ms` milliseconds",
-        parameters: [
-          { name: "ms", in: "query", required: true, schema: { type: "integer", minimum: 0, maximum: 5000 } },
-        ],
-        responses: { "200": { description: "ok", content: { "text/plain": {} } } },
-      },
-    },
+    "/wait": WAIT_PATH,
     "/fail": {
       get: {
         operationId: "fail",

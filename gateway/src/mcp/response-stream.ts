@@ -10,12 +10,20 @@
  * at the first progress tick. Log messages written before then wait for it, and are sent with the
  * answer when it comes first. An answer with nothing waiting and no stream open goes out as plain
  * JSON, and so does an error raised before the stream opened, with its own HTTP status.
+ *
+ * In a 2025 session the stream is resumable (stream-replay.ts): its events carry ids, a
+ * 2025-11-25 session's stream opens with a priming event (an id, `retry`, no data), and a call
+ * whose client left goes on, its events kept for a `GET` with `Last-Event-ID`. When the gateway
+ * polls (ATRIUM_GATEWAY_SSE_POLL_AFTER_MS), a 2025-11-25 call still running after that long gets
+ * its stream opened, primed and its connection closed: the client reconnects with the priming
+ * event's id and reads the rest from there, instead of holding a connection for the whole call.
  */
 import { acceptsEventStream } from "@atrium/contract/accept-encoding";
 import type { FastifyReply } from "fastify";
 import { isLogLevel, type LogLevel, reaches } from "./log-levels.ts";
 import { errorResponse, type JsonRpcId, resultResponse } from "./protocol.ts";
 import { SerializedResult } from "./serialized.ts";
+import { EVENT_STREAM_HEADERS, type ReplayStream, type StreamReplay } from "./stream-replay.ts";
 
 export type ProgressToken = string | number;
 /** Sends a log message to the client when `level` reaches the level it asked for. */
@@ -23,6 +31,16 @@ export type LogSink = (level: LogLevel, message: string) => void;
 
 /** ATRIUM_GATEWAY_PROGRESS_AFTER_MS's default: a call running past a second gets progress, each second. */
 export const DEFAULT_PROGRESS_AFTER_MS = 1_000;
+
+/** A 2025 session's stream is resumable: kept in `store` under the session; primed and polled from 2025-11-25. */
+export interface Resumable {
+  store: StreamReplay;
+  sessionId: string;
+  /** 2025-11-25 and later: a priming event first (older clients choke on an event without data). */
+  primed: boolean;
+  /** Close the connection of a call running this long, after the priming event; undefined: never. */
+  pollAfterMs?: number;
+}
 
 /** The `logger` field of the gateway's log messages. */
 export const LOGGER = "atrium-gateway";
@@ -37,12 +55,14 @@ export function responseStream(
   progressToken: unknown,
   logLevel: unknown,
   progressAfterMs: number,
+  resumable?: Resumable,
 ): ResponseStream | undefined {
   const token = typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined;
   const level = isLogLevel(logLevel) ? logLevel : undefined;
-  if (token === undefined && level === undefined) return undefined;
+  const polled = resumable?.primed === true && resumable.pollAfterMs !== undefined;
+  if (token === undefined && level === undefined && !polled) return undefined;
   if (!acceptsEventStream(reply.request.headers.accept)) return undefined;
-  return new ResponseStream(reply, token, level, progressAfterMs);
+  return new ResponseStream(reply, token, level, progressAfterMs, resumable);
 }
 
 export class ResponseStream {
@@ -52,6 +72,10 @@ export class ResponseStream {
   private readonly started = performance.now();
   private readonly waiting: string[] = [];
   private readonly timer: NodeJS.Timeout | undefined;
+  private readonly pollTimer: NodeJS.Timeout | undefined;
+  private readonly resumable: Resumable | undefined;
+  /** The kept stream, once open, of a resumable request. */
+  private replay: ReplayStream | undefined;
   private open = false;
   private ended = false;
 
@@ -60,8 +84,10 @@ export class ResponseStream {
     progressToken: ProgressToken | undefined,
     logLevel: LogLevel | undefined,
     everyMs: number,
+    resumable?: Resumable,
   ) {
     this.reply = reply;
+    this.resumable = resumable;
     if (logLevel !== undefined) {
       this.log = (level, message) => {
         if (reaches(level, logLevel))
@@ -73,6 +99,8 @@ export class ResponseStream {
       };
     }
     if (progressToken !== undefined) this.timer = setInterval(() => this.progress(progressToken), everyMs);
+    if (resumable?.primed && resumable.pollAfterMs !== undefined)
+      this.pollTimer = setTimeout(() => this.poll(), resumable.pollAfterMs);
   }
 
   /** Sends the answer on the stream and ends it; false when the stream is not needed (the caller sends JSON). */
@@ -98,6 +126,13 @@ export class ResponseStream {
   /** Stops the progress ticks (the request is over, one way or another). */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+  }
+
+  /** The call runs long: the stream opens primed, and its connection closes; the client comes back with the id. */
+  private poll() {
+    this.openStream();
+    this.replay?.detach();
   }
 
   private progress(progressToken: ProgressToken) {
@@ -121,6 +156,7 @@ export class ResponseStream {
     this.open = true;
     this.reply.hijack();
     const raw = this.reply.raw;
+    if (this.resumable) return this.openResumable(this.resumable);
     // The client went away (in 2026-07-28, closing the stream is how it cancels): nothing to say.
     if (raw.destroyed) return this.stop();
     raw.on("close", () => this.stop());
@@ -128,7 +164,22 @@ export class ResponseStream {
     for (const text of this.waiting.splice(0)) this.write(text);
   }
 
+  /** A 2025 session's stream: kept for a resume, and a client leaving is no cancel (the call goes on). */
+  private openResumable({ store, sessionId, primed }: Resumable) {
+    const replay = store.open(sessionId);
+    this.replay = replay;
+    const raw = this.reply.raw;
+    if (!raw.destroyed) raw.writeHead(200, EVENT_STREAM_HEADERS);
+    if (primed && !raw.destroyed) raw.write(replay.prime());
+    for (const text of this.waiting.splice(0)) replay.frame(text);
+    replay.attach(raw);
+  }
+
   private write(text: string) {
+    if (this.replay) {
+      if (!this.ended) this.replay.write(text);
+      return;
+    }
     const raw = this.reply.raw;
     if (!this.ended && !raw.destroyed) raw.write(event(text));
   }
@@ -136,6 +187,10 @@ export class ResponseStream {
   private end(answer: string) {
     this.ended = true;
     const raw = this.reply.raw;
+    if (this.resumable) {
+      if (!this.open) this.openStream();
+      return this.replay?.end(answer);
+    }
     if (this.open) {
       if (!raw.destroyed) raw.end(event(answer));
       return;
@@ -150,13 +205,6 @@ export class ResponseStream {
     raw.end(body);
   }
 }
-
-const EVENT_STREAM_HEADERS = {
-  "content-type": "text/event-stream",
-  "cache-control": "no-cache, no-transform",
-  // Proxies such as nginx would hold the notifications back until the answer.
-  "x-accel-buffering": "no",
-};
 
 /** One SSE event carrying a JSON-RPC message. */
 function event(text: string): string {

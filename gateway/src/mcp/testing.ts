@@ -14,3 +14,13 @@ export function invalidParamsMessage(run: () => unknown): string {
   }
   throw new Error("not refused");
 }
+
+/** An OpenAPI path item, `GET /wait?ms=` (`wait`), for stack tests whose backend answers when asked. */
+export const WAIT_PATH = {
+  get: {
+    operationId: "wait",
+    summary: "Answers after `ms` milliseconds",
+    parameters: [{ name: "ms", in: "query", required: true, schema: { type: "integer", minimum: 0, maximum: 5000 } }],
+    responses: { "200": { description: "ok", content: { "text/plain": {} } } },
+  },
+};
