@@ -67,6 +67,15 @@ describe("shared rules", () => {
     expect(serviceSpec.safeParse({ ...base, openapi: { url: "https://x.example/openapi.json" } }).success).toBe(true);
   });
 
+  it("takes the kinds openapi (the default) and graphql, and refuses grpc as not supported yet", () => {
+    const base = { version: "1.0.0", openapi: { inline: "type Query { a: Int }" } };
+    expect(serviceSpec.parse(base).kind).toBe("openapi");
+    expect(serviceSpec.parse({ ...base, kind: "graphql" }).kind).toBe("graphql");
+    expect(serviceSpec.safeParse({ ...base, kind: "grpc" }).error?.issues[0]?.message).toBe(
+      '"grpc" is not a kind of Service: openapi or graphql (grpc is not supported yet)',
+    );
+  });
+
   it("checks label keys and values", () => {
     expect(labelMap.safeParse({ "atrium.dev/zone": "eu-1", tier: "" }).success).toBe(true);
     expect(labelMap.safeParse({ "bad key": "x" }).success).toBe(false);
