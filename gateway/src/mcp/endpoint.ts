@@ -495,6 +495,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     sessions.end(sessionId);
     logLevels.forget(sessionId);
     subscriptions.forget(sessionId);
+    replay.forgetSession(sessionId);
     return reply.status(200).send();
   });
 

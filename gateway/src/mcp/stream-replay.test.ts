@@ -90,6 +90,21 @@ describe("stream replay", () => {
     expect(store.bytes).toBe(0);
   });
 
+  it("forgets an ended session's streams, and their bytes, leaving the others", async () => {
+    store = new StreamReplay();
+    const ended = store.open("ended");
+    const endedId = idsOf(ended.prime())[0] as string;
+    ended.end('{"answer":1}');
+    const kept = store.open("kept");
+    const keptId = idsOf(kept.prime())[0] as string;
+    kept.end('{"answer":2}');
+    const keptBytes = kept.bytes;
+    store.forgetSession("ended");
+    expect((await resume("ended", endedId)).status).toBe(400);
+    expect(store.bytes).toBe(keptBytes);
+    expect((await resume("kept", keptId)).body).toContain('"answer":2');
+  });
+
   it("gives each stream an id nobody can guess from another's", () => {
     store = new StreamReplay();
     const ids = new Set(Array.from({ length: 100 }, () => store.open("a").id));

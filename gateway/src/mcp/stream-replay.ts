@@ -2,7 +2,8 @@
  * Resumable answer streams of 2025 sessions (SEP-1699). Each event of a POST's answer stream
  * carries an id, `<stream>.<n>`: the stream part is random, so it cannot be guessed, and a stream
  * belongs to the session that opened it, so another session's `Last-Event-ID` finds nothing. The
- * events are kept here while the call runs and for RETAIN_MS after its answer. When the client's
+ * events are kept here while the call runs; an answer written to a live connection lets them go
+ * once flushed, one that found no connection keeps them RETAIN_MS longer. When the client's
  * connection drops (or the gateway closes it on purpose, see response-stream.ts), the call goes
  * on, its events are kept, and a `GET` with the session and `Last-Event-ID` replays what followed
  * that id, then carries the rest live up to the answer.
@@ -97,14 +98,17 @@ export class ReplayStream {
     if (raw && !raw.destroyed) raw.write(frame);
   }
 
-  /** The answer: the stream's last event. Kept RETAIN_MS for a client that reconnects later. */
+  /**
+   * The answer: the stream's last event. Written to a live connection, the stream is forgotten
+   * once it is flushed; otherwise it is kept RETAIN_MS for a client that reconnects later.
+   */
   end(text: string): void {
     const frame = this.frame(text);
     this.finished = true;
     const raw = this.connection;
     this.connection = undefined;
-    if (raw && !raw.destroyed) raw.end(frame);
-    this.store.finished(this);
+    if (raw && !raw.destroyed) raw.end(frame, () => this.store.forget(this));
+    else this.store.finished(this);
   }
 
   /** The frames kept so far (the store drops them when it forgets the stream). */
@@ -126,8 +130,9 @@ export class ReplayStream {
 }
 
 export class StreamReplay {
+  /** Oldest first (a Map keeps insertion order), as are each session's. */
   private readonly streams = new Map<string, ReplayStream>();
-  private readonly sessionBytes = new Map<string, number>();
+  private readonly sessions = new Map<string, { bytes: number; streams: Set<ReplayStream> }>();
   private totalBytes = 0;
   private readonly maxSessionBytes: number;
   private readonly maxTotalBytes: number;
@@ -143,6 +148,9 @@ export class StreamReplay {
   open(sessionId: string): ReplayStream {
     const stream = new ReplayStream(this, sessionId);
     this.streams.set(stream.id, stream);
+    const session = this.sessions.get(sessionId) ?? { bytes: 0, streams: new Set<ReplayStream>() };
+    session.streams.add(stream);
+    this.sessions.set(sessionId, session);
     return stream;
   }
 
@@ -169,18 +177,22 @@ export class StreamReplay {
   grew(stream: ReplayStream, bytes: number): void {
     stream.bytes += bytes;
     this.totalBytes += bytes;
-    const session = (this.sessionBytes.get(stream.sessionId) ?? 0) + bytes;
-    this.sessionBytes.set(stream.sessionId, session);
-    if (session > this.maxSessionBytes)
-      for (const oldest of [...this.streams.values()]) {
-        if (oldest.sessionId !== stream.sessionId) continue;
-        this.forget(oldest);
-        if ((this.sessionBytes.get(stream.sessionId) ?? 0) <= this.maxSessionBytes) break;
-      }
+    const session = this.sessions.get(stream.sessionId);
+    if (!session) return;
+    session.bytes += bytes;
+    for (const oldest of session.streams) {
+      if (session.bytes <= this.maxSessionBytes) break;
+      this.forget(oldest);
+    }
     for (const oldest of this.streams.values()) {
       if (this.totalBytes <= this.maxTotalBytes) break;
       this.forget(oldest);
     }
+  }
+
+  /** An ended session: its streams go with it. */
+  forgetSession(sessionId: string): void {
+    for (const stream of this.sessions.get(sessionId)?.streams ?? []) this.forget(stream);
   }
 
   /** A stream that has its answer stays resumable for a while, then goes. */
@@ -194,13 +206,16 @@ export class StreamReplay {
     return this.totalBytes;
   }
 
-  private forget(stream: ReplayStream): void {
+  forget(stream: ReplayStream): void {
     if (stream.forgotten) return;
     this.streams.delete(stream.id);
     this.totalBytes -= stream.bytes;
-    const left = (this.sessionBytes.get(stream.sessionId) ?? 0) - stream.bytes;
-    if (left > 0) this.sessionBytes.set(stream.sessionId, left);
-    else this.sessionBytes.delete(stream.sessionId);
+    const session = this.sessions.get(stream.sessionId);
+    if (session) {
+      session.bytes -= stream.bytes;
+      session.streams.delete(stream);
+      if (session.streams.size === 0) this.sessions.delete(stream.sessionId);
+    }
     stream.bytes = 0;
     stream.drop();
   }
