@@ -56,11 +56,12 @@ const posixClasses: Record<string, string> = {
 const lookahead = 256;
 const quantifierPattern = /^(?:[*+?]|\{(\d+)(,(\d*))?\})/;
 
-/** One piece the rewriter emitted that a quantifier may follow: where it starts in the output. */
+/** One piece the rewriter emitted that a quantifier may follow: the index of its first piece in the output. */
 type Atom = { start: number; assertion: boolean };
 
 class Rewriter {
-  private out = "";
+  /** The output in pieces: a quantified assertion rewraps its own pieces, not a copy of all before it. */
+  private readonly out: string[] = [];
   private at = 0;
   private readonly changes = new Set<string>();
   private readonly groups: Atom[] = [];
@@ -75,7 +76,7 @@ class Rewriter {
   run(): { pattern: string; changes: string[] } | { reason: string } {
     try {
       while (this.at < this.source.length) this.term();
-      return { pattern: this.out, changes: [...this.changes] };
+      return { pattern: this.out.join(""), changes: [...this.changes] };
     } catch (error) {
       if (error instanceof NoEquivalent) return { reason: error.message };
       throw error;
@@ -96,7 +97,7 @@ class Rewriter {
 
   private emit(text: string, assertion = false): void {
     this.last = { start: this.out.length, assertion };
-    this.out += text;
+    this.out.push(text);
   }
 
   private term(): void {
@@ -118,12 +119,12 @@ class Rewriter {
         this.openGroup();
         return;
       case ")": {
-        this.out += ")";
+        this.out.push(")");
         this.last = this.groups.pop() ?? { start: this.out.length - 1, assertion: false };
         return;
       }
       case "|":
-        this.out += c;
+        this.out.push(c);
         this.last = undefined;
         return;
       case "^":
@@ -154,29 +155,33 @@ class Rewriter {
     const atom = this.last as Atom;
     this.last = undefined;
     if (!atom.assertion) {
-      this.out += text + suffix;
+      this.out.push(text + suffix);
       return;
     }
     // An assertion matches nothing: repeating it changes nothing, and an optional one is an empty alternative.
     const min = text === "+" ? 1 : match[1] === undefined ? 0 : Number(match[1]);
     this.changes.add("a quantified assertion is written without its quantifier");
     if (min >= 1) return;
-    const assertion = this.out.slice(atom.start);
-    this.out = `${this.out.slice(0, atom.start)}${suffix === "?" ? `(?:|${assertion})` : `(?:${assertion}|)`}`;
+    const assertion = this.out.splice(atom.start).join("");
+    this.out.push(suffix === "?" ? `(?:|${assertion})` : `(?:${assertion}|)`);
+  }
+
+  /** A group's opening: a quantifier right after it has nothing to repeat, not the atom before the group. */
+  private open(text: string, assertion: boolean): void {
+    this.groups.push({ start: this.out.length, assertion });
+    this.out.push(text);
+    this.last = undefined;
   }
 
   private openGroup(): void {
-    const start = this.out.length;
     const rest = this.rest();
     if (!rest.startsWith("?")) {
-      this.groups.push({ start, assertion: false });
-      this.out += "(";
+      this.open("(", false);
       return;
     }
     const lookaround = /^\?(?:=|!|<=|<!)/.exec(rest);
     if (lookaround) {
-      this.groups.push({ start, assertion: true });
-      this.out += `(${lookaround[0]}`;
+      this.open(`(${lookaround[0]}`, true);
       this.at += lookaround[0].length;
       return;
     }
@@ -184,8 +189,7 @@ class Rewriter {
     if (named || rest.startsWith("?:")) {
       if (named?.[0].startsWith("?P")) this.changes.add("(?P<name>…) is written (?<name>…)");
       const opening = named ? `?<${named[1]}>` : "?:";
-      this.groups.push({ start, assertion: false });
-      this.out += `(${opening}`;
+      this.open(`(${opening}`, false);
       this.at += (named?.[0] ?? opening).length;
       return;
     }
@@ -203,10 +207,11 @@ class Rewriter {
       this.at = end + 1;
       return;
     }
-    if (/^\?[a-zA-Z-]+:/.test(rest)) {
+    const modifiers = /^\?[a-zA-Z-]+:/.exec(rest);
+    if (modifiers) {
       // modifiers such as (?i:…): ECMAScript has them; the final check says whether this runtime does
-      this.groups.push({ start, assertion: false });
-      this.out += "(";
+      this.open(`(${modifiers[0]}`, false);
+      this.at += modifiers[0].length;
       return;
     }
     throw new NoEquivalent(groupProblem(rest));
@@ -335,9 +340,9 @@ class Rewriter {
 
   private characterClass(): void {
     const start = this.out.length;
-    this.out += "[";
+    this.out.push("[");
     if (this.peek() === "^") {
-      this.out += "^";
+      this.out.push("^");
       this.at++;
     }
     let previousWasClassEscape = false;
@@ -379,10 +384,10 @@ class Rewriter {
       } else {
         item = c;
       }
-      this.out += item;
+      this.out.push(item);
       previousWasClassEscape = isClassEscape;
     }
-    this.out += "]";
+    this.out.push("]");
     this.last = { start, assertion: false };
   }
 }
