@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configFromEnv } from "../config.ts";
 import { listenLocally } from "../testing.ts";
 import type { McpError } from "./protocol.ts";
 import { StreamReplay } from "./stream-replay.ts";
@@ -110,5 +111,21 @@ describe("stream replay", () => {
     const ids = new Set(Array.from({ length: 100 }, () => store.open("a").id));
     expect(ids.size).toBe(100);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+  });
+});
+
+describe("ATRIUM_GATEWAY_SSE_POLL_AFTER_MS", () => {
+  const env = (value?: string) => ({
+    ATRIUM_CONTROL_PLANE_TOKEN: "atr_t_poll",
+    ATRIUM_GATEWAY_ID: "gw-poll",
+    ...(value === undefined ? {} : { ATRIUM_GATEWAY_SSE_POLL_AFTER_MS: value }),
+  });
+
+  it("is off unless set, and refuses what is not a positive number of milliseconds", () => {
+    expect(configFromEnv(env()).ssePollAfterMs).toBeUndefined();
+    expect(configFromEnv(env("")).ssePollAfterMs).toBeUndefined();
+    expect(configFromEnv(env("1500")).ssePollAfterMs).toBe(1500);
+    for (const bad of ["0", "-1", "1.5", "soon"])
+      expect(() => configFromEnv(env(bad))).toThrow(/ATRIUM_GATEWAY_SSE_POLL_AFTER_MS must be a positive integer/);
   });
 });
