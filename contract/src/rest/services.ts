@@ -27,7 +27,11 @@ export const operationSummary = z.object({
 });
 export type OperationSummary = z.output<typeof operationSummary>;
 /** The warning codes this control plane writes. */
-export type ImportWarningCode = "PATTERN_REWRITTEN" | "PATTERN_DROPPED" | "FORMAT_DROPPED";
+export type ImportWarningCode =
+  | "PATTERN_REWRITTEN"
+  | "PATTERN_DROPPED"
+  | "FORMAT_DROPPED"
+  | "GRAPHQL_DUPLICATE_FIELD_DROPPED";
 
 /**
  * What the import changed to make the document publishable: each pattern rewritten or dropped,
@@ -38,7 +42,7 @@ export const importWarning = z.object({
   code: z
     .string()
     .describe(
-      "PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint.",
+      "PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once.",
     ),
   message: z.string().describe("What was changed and why, for people."),
   location: sourceLocation.optional().describe("Where the pattern or format is in the submitted or downloaded text."),

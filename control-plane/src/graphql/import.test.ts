@@ -134,7 +134,30 @@ describe("GraphQL import", () => {
     expect(error.message).toMatch(/line 4, column 1/);
   });
 
-  it("refuses a field defined twice, naming both places", () => {
+  it("keeps a field defined twice with the same arguments and type once, the first description, with a warning", () => {
+    const sdl = 'type Query {\n  "A."\n  a(x: Int): Int\n  b: Int\n  "Not a."\n  a(x: Int): Int\n  b: Int\n}\n';
+    const deduplicated = importGraphqlText(sdl);
+    expect(deduplicated.operations.map((operation) => [operation.operationId, operation.summary])).toEqual([
+      ["a", "A."],
+      ["b", undefined],
+    ]);
+    expect(deduplicated.warnings).toEqual([
+      {
+        code: "GRAPHQL_DUPLICATE_FIELD_DROPPED",
+        message:
+          'Field "Query.a" is defined again (line 5, column 3) with the same arguments and type with another description (the first is kept): the second definition was dropped',
+        location: { line: 5, column: 3 },
+      },
+      {
+        code: "GRAPHQL_DUPLICATE_FIELD_DROPPED",
+        message:
+          'Field "Query.b" is defined again (line 7, column 3) with the same arguments and type: the second definition was dropped',
+        location: { line: 7, column: 3 },
+      },
+    ]);
+  });
+
+  it("refuses a field defined twice differently, naming the place", () => {
     const error = importError("type Query {\n  a: Int\n  a: String\n}\n");
     expect(error.code).toBe("GRAPHQL_INVALID");
     expect(error.message).toContain('Field "Query.a" can only be defined once.');

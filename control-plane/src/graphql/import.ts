@@ -10,6 +10,7 @@ import type { GraphqlCall, NormalizedOperation } from "@atrium/contract";
 import { type GraphQLField, type GraphQLObjectType, type GraphQLSchema, isNonNullType, parse, validate } from "graphql";
 import { checkContract } from "../openapi/contract-check.ts";
 import type { ImportedDocument } from "../openapi/imported-document.ts";
+import { maxImportWarnings } from "../openapi/limits.ts";
 import type { JsonObject } from "../openapi/plain-json.ts";
 import { noRootFields, unqueryableField } from "./errors.ts";
 import { type InputDefs, objectSchema } from "./input-schema.ts";
@@ -19,7 +20,7 @@ import { selectField } from "./selection.ts";
 /** The import proper, on the submitted text. */
 export function importGraphqlText(rawText: string): ImportedDocument {
   const text = rawText.startsWith("\uFEFF") ? rawText.slice(1) : rawText;
-  const schema = parseGraphqlSchema(text);
+  const { schema, warnings } = parseGraphqlSchema(text);
   const defs: InputDefs = new Map();
   const queries = rootOperations(schema, schema.getQueryType(), "query", defs, new Set());
   const taken = new Set(queries.map((operation) => operation.operationId));
@@ -32,7 +33,7 @@ export function importGraphqlText(rawText: string): ImportedDocument {
     version: "",
     servers: [],
     operations,
-    warnings: [],
+    warnings: warnings.slice(0, maxImportWarnings),
   };
   return checkContract(document, [], () => ({}));
 }

@@ -3,10 +3,12 @@
  * whole answer `{data: {__schema}}`, its `data`, or `__schema` alone). graphql-js parses and
  * validates; every error keeps its line and column.
  *
- * SDL that defines a field, type or argument twice is refused (graphql-js's SDL rules), as
- * graphql-js's own servers refuse it: which of the two definitions the backend answers with cannot
- * be known, so no tool is built on a guess.
+ * SDL that defines a type or argument twice, or a field twice differently, is refused
+ * (graphql-js's SDL rules), as graphql-js's own servers refuse it: which of the two definitions the
+ * backend answers with cannot be known, so no tool is built on a guess. A field defined twice
+ * identically is kept once, with a warning (duplicate-fields.ts).
  */
+import type { ImportWarning } from "@atrium/contract/rest";
 import {
   buildASTSchema,
   buildClientSchema,
@@ -18,16 +20,19 @@ import {
 } from "graphql";
 import { validateSDL } from "graphql/validation/validate.js";
 import { isPlainObject } from "../openapi/plain-json.ts";
+import { dropIdenticalDuplicateFields } from "./duplicate-fields.ts";
 import { graphqlSyntax, invalidIntrospection, invalidSchema, notAGraphqlSchema } from "./errors.ts";
 
-export function parseGraphqlSchema(text: string): GraphQLSchema {
-  const schema = text.trimStart().startsWith("{") ? fromIntrospection(text) : fromSdl(text);
-  const problems = validateSchema(schema);
+export type ParsedSchema = { schema: GraphQLSchema; warnings: ImportWarning[] };
+
+export function parseGraphqlSchema(text: string): ParsedSchema {
+  const parsed = text.trimStart().startsWith("{") ? { schema: fromIntrospection(text), warnings: [] } : fromSdl(text);
+  const problems = validateSchema(parsed.schema);
   if (problems.length > 0) throw invalidSchema(problems);
-  return schema;
+  return parsed;
 }
 
-function fromSdl(text: string): GraphQLSchema {
+function fromSdl(text: string): ParsedSchema {
   if (!text.trim()) throw notAGraphqlSchema("empty");
   let document: ReturnType<typeof parse>;
   try {
@@ -36,9 +41,10 @@ function fromSdl(text: string): GraphQLSchema {
     if (error instanceof GraphQLError) throw graphqlSyntax(error);
     throw error;
   }
-  const problems = validateSDL(document);
+  const deduplicated = dropIdenticalDuplicateFields(document);
+  const problems = validateSDL(deduplicated.document);
   if (problems.length > 0) throw invalidSchema(problems);
-  return buildASTSchema(document, { assumeValidSDL: true });
+  return { schema: buildASTSchema(deduplicated.document, { assumeValidSDL: true }), warnings: deduplicated.warnings };
 }
 
 function fromIntrospection(text: string): GraphQLSchema {

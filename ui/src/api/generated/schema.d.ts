@@ -5025,7 +5025,7 @@ export interface paths {
                                  * @default []
                                  */
                                 importWarnings: {
-                                    /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                    /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
                                     code: string;
                                     /** @description Where the pattern or format is in the submitted or downloaded text. */
                                     location?: {
@@ -5123,7 +5123,7 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
                                 code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
@@ -5204,7 +5204,7 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
                                 code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
@@ -5308,7 +5308,7 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
                                 code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
@@ -5430,7 +5430,7 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint. */
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
                                 code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
