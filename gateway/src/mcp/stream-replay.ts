@@ -77,7 +77,8 @@ export class ReplayStream {
       if (!raw.destroyed) raw.end();
       return;
     }
-    this.connection?.end();
+    // A client reading it twice: the newer connection wins.
+    if (this.connection && !this.connection.destroyed) this.connection.end();
     this.connection = raw;
     raw.on("close", () => {
       if (this.connection === raw) this.connection = undefined;
