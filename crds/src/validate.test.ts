@@ -225,6 +225,18 @@ describe("validateResource", () => {
     expect(customTool.safeParse(tools[0]).success).toBe(false);
   });
 
+  it("finds a bad pattern nested thousands deep, as the webhook may be passed, without overflowing its stack", () => {
+    // The API server passes objects nested up to 10,000 deep; the walk recursed and threw a RangeError (a 500).
+    let nested: Record<string, unknown> = { type: "string", pattern: "^a\\_b$" };
+    for (let level = 0; level < 10_000; level++) nested = { type: "object", properties: { a: nested } };
+    const tools = (sample("CustomTools").spec.tools as Record<string, unknown>[]).map((tool) => ({
+      ...tool,
+      inputSchema: { type: "object", allOf: [[nested]] },
+    }));
+    const refused = refusal(sample("CustomTools", { tools }));
+    expect(refused.fields).toEqual([`spec.tools[0].inputSchema.allOf[0][0]${".properties.a".repeat(10_000)}.pattern`]);
+  });
+
   it("refuses a custom tool whose inputSchema names a format strict validators do not know, at its path", () => {
     const inputSchema = {
       type: "object",

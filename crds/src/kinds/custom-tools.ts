@@ -30,33 +30,48 @@ const dataKeywords = new Set(["enum", "const", "default", "examples", "example"]
  * Each `pattern`, `patternProperties` name and `format` of a schema that a strict JSON Schema
  * validator (the gateway's ajv, strict MCP clients) cannot compile: patterns ECMAScript's Unicode
  * mode refuses, formats ajv-formats does not know. A client that cannot compile one tool's schema
- * may drop the whole tool list.
+ * may drop the whole tool list. Walked with a stack, not recursion: the webhook reviews what the
+ * API server passes, nested thousands deep, which recursion here overflowed (a 500, not a refusal).
  */
-function incompilable(schema: unknown, path: PropertyKey[] = []): { path: PropertyKey[]; message: string }[] {
-  if (Array.isArray(schema)) return schema.flatMap((item, index) => incompilable(item, [...path, index]));
-  if (schema === null || typeof schema !== "object") return [];
+function incompilable(schema: unknown): { path: PropertyKey[]; message: string }[] {
+  // Each entry links to its parent: a path is only spelled out for a problem.
+  type Entry = { key: PropertyKey; value: unknown; parent: Entry | undefined };
+  const pathOf = (entry: Entry): PropertyKey[] => {
+    const keys: PropertyKey[] = [];
+    for (let at: Entry | undefined = entry; at; at = at.parent) keys.unshift(at.key);
+    return keys;
+  };
   const found: { path: PropertyKey[]; message: string }[] = [];
-  for (const [key, value] of Object.entries(schema)) {
-    if (dataKeywords.has(key)) continue;
+  const stack: Entry[] = [];
+  // Children pushed last first, so they are visited (and problems listed) in document order.
+  const pushChildren = (node: unknown, parent: Entry | undefined) => {
+    if (node === null || typeof node !== "object") return;
+    const entries: [PropertyKey, unknown][] = Array.isArray(node) ? [...node.entries()] : Object.entries(node);
+    for (const [key, value] of entries.reverse()) stack.push({ key, value, parent });
+  };
+  pushChildren(schema, undefined);
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const { key, value } = entry;
+    if (typeof key === "string" && dataKeywords.has(key)) continue;
     const names = key === "patternProperties" && value !== null && typeof value === "object" ? Object.keys(value) : [];
-    for (const [pattern, at] of [
-      ...(key === "pattern" && typeof value === "string" ? [[value, [...path, key]] as const] : []),
-      ...names.map((name) => [name, [...path, key, name]] as const),
+    for (const [pattern, name] of [
+      ...(key === "pattern" && typeof value === "string" ? [[value, undefined] as const] : []),
+      ...names.map((name) => [name, name] as const),
     ]) {
       const problem = unicodeRegexProblem(pattern);
       if (problem !== undefined)
         found.push({
-          path: [...at],
+          path: name === undefined ? pathOf(entry) : [...pathOf(entry), name],
           message: `${JSON.stringify(pattern)} is no ECMAScript regular expression in Unicode mode, as JSON Schema validators compile patterns (${problem}): escape only what needs it (e.g. _ and # need no backslash)`,
         });
     }
     const formatProblem = key === "format" && typeof value === "string" ? unknownFormatProblem(value) : undefined;
     if (formatProblem !== undefined)
       found.push({
-        path: [...path, key],
+        path: pathOf(entry),
         message: `${formatProblem}: use one they know (date-time, email, uri, uuid…) or say it in the description`,
       });
-    found.push(...incompilable(value, [...path, key]));
+    pushChildren(value, entry);
   }
   return found;
 }
