@@ -95,4 +95,30 @@ describe("Service", () => {
       message: "The import kept every schema of the document as written.",
     });
   });
+
+  it("sends a graphql Service's kind with its schema; the API server refuses the kind grpc", async () => {
+    const harness = testHarness();
+    await harness.create(
+      resource("Service", "store", {
+        version: "1",
+        kind: "graphql",
+        openapi: { inline: 'type Query {\n  "One product."\n  product(id: ID!): String\n}\n' },
+      }),
+    );
+    const ready = await harness.waitReady("Service", "store");
+    const record = await harness.controlPlane().call("GET", `/api/v1/services/${ready.status?.id}`);
+    expect(record.body).toMatchObject({ kind: "graphql", operationCount: 1 });
+
+    const refused = await harness
+      .create(resource("Service", "rpc", { version: "1", kind: "grpc", openapi: { inline: "syntax = 'proto3';" } }))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeDefined();
+    // The CRD's enum: the webhook's Zod message is the REST API's and the CLI's (tested there).
+    expect(String((refused as { body?: unknown }).body ?? refused)).toMatch(
+      /spec\.kind: Unsupported value: \\"grpc\\"/,
+    );
+  });
 });
