@@ -218,6 +218,8 @@ export class McpClient {
 
 interface Message {
   id?: unknown;
+  /** Set on notifications and on the server's own requests, never on an answer. */
+  method?: unknown;
   result?: unknown;
   error?: { code: number; message: string };
 }
@@ -235,7 +237,9 @@ async function readMessage(response: Response, id: number): Promise<Message | un
   for (const candidate of candidates) {
     try {
       const message = JSON.parse(candidate) as Message;
-      if (message && (message.id === id || message.id === null || message.id === undefined)) return message;
+      // A notification (progress, a log message) or a server's request is not the answer, whatever its id.
+      const answer = message && message.method === undefined;
+      if (answer && (message.id === id || message.id === null || message.id === undefined)) return message;
     } catch {
       // Not JSON (a proxy's error page): the status says what happened.
     }
