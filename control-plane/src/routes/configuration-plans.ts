@@ -39,7 +39,9 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
   const [service] = await tx
     .select({ operations: services.operations, document: services.document })
     .from(services)
-    .where(and(eq(services.organizationId, organizationId), eq(services.id, body.serviceId)));
+    .where(and(eq(services.organizationId, organizationId), eq(services.id, body.serviceId)))
+    // Shared: a re-import of the Service to a kind no gateway calls waits for this plan, and then sees it.
+    .for("share");
   if (!service)
     problems.push({ field: "body.serviceId", message: `no service '${body.serviceId}' in this organization` });
   const kind = service?.document.kind ?? "openapi";

@@ -19,7 +19,7 @@ import { type FetchPolicy, fetchPolicyFromEnv } from "../openapi/fetch-document.
 import { importOpenApi } from "../openapi/import.ts";
 import type { ImportedDocument } from "../openapi/imported-document.ts";
 import { maxDocumentDepth } from "../openapi/limits.ts";
-import { recordChange } from "../stream/changes.ts";
+import { recordChange, type Tx } from "../stream/changes.ts";
 import { found, timestampsOf } from "./records.ts";
 
 type ServiceRow = typeof services.$inferSelect;
@@ -122,14 +122,16 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
             .returning();
       if (!row)
         throw id ? errors.notFound("Service", id) : errors.alreadyExists("Service", `${fields.name}@${fields.version}`);
+      // After the update, which holds the row a plan being created reads FOR SHARE: either sees the other.
+      if (id && document.kind === "graphql") await refuseWhilePlanned(tx, organizationId, id, document.kind);
       await recordChange(tx, organizationId, "Service", row.id);
       return row;
     });
   }
 
   /** A Service that plans use stays callable by the gateways: it cannot become a kind they do not call yet. */
-  async function refuseWhilePlanned(organizationId: string, id: string, kind: ServiceKind): Promise<void> {
-    const [plan] = await db
+  async function refuseWhilePlanned(tx: Tx, organizationId: string, id: string, kind: ServiceKind): Promise<void> {
+    const [plan] = await tx
       .select({ name: configurationPlans.name })
       .from(configurationPlans)
       .where(and(eq(configurationPlans.organizationId, organizationId), eq(configurationPlans.serviceId, id)))
@@ -167,8 +169,6 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
         "Service",
         request.params.id,
       );
-      if (request.body.kind !== "openapi")
-        await refuseWhilePlanned(organizationId, request.params.id, request.body.kind);
       const document = await imported(request.body.kind, ...sourceOf(request.body.openapi), importing);
       return view(await save(organizationId, request.body, document, request.params.id));
     },
