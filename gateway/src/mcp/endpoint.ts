@@ -41,7 +41,7 @@ import { DEFAULT_PROGRESS_AFTER_MS, type LogSink, type ResponseStream, responseS
 import { SerializedResult } from "./serialized.ts";
 import type { Session, SessionSigner } from "./sessions.ts";
 import { StreamReplay } from "./stream-replay.ts";
-import { ListenRequest, Subscriptions } from "./subscriptions.ts";
+import { ListenRequest, type StreamCaller, Subscriptions } from "./subscriptions.ts";
 
 export interface EndpointOptions {
   /** Host names accepted in Host and Origin; undefined accepts any. */
@@ -248,6 +248,14 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   };
   const refusedForScope = new WeakSet<FastifyReply>();
 
+  /** Whose a notification stream is (subscriptions.ts bounds each caller's), and until when its token holds. */
+  const streamCaller = (request: FastifyRequest, served: ServedExposition, identity: ClientIdentity): StreamCaller => {
+    if (identity.mode === "oauth")
+      return { key: `user ${identity.principal.user}`, validUntilMs: identity.principal.validUntilMs };
+    if (identity.mode === "apiKey") return { key: `plan ${served.exposition.plan.id}` };
+    return { key: `address ${request.ip}` };
+  };
+
   /** A 2025 session, which on OAuth endpoints belongs to the user who opened it. */
   const sessionFor = (request: FastifyRequest, served: ServedExposition, identity: ClientIdentity): Session => {
     const session = sessionOf(request.headers, sessions, served.exposition.id);
@@ -362,7 +370,13 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
               "subscriptions/listen is answered with an event stream: send Accept: text/event-stream",
               406,
             );
-          subscriptions.openListenStream(reply, served, message.id, result.filter);
+          subscriptions.openListenStream(
+            reply,
+            served,
+            message.id,
+            result.filter,
+            streamCaller(request, served, identity),
+          );
           // Counted once opened: a refusal above is counted with its own status.
           observe(message.method, 200);
           return reply;
@@ -466,7 +480,15 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
 
   /** A DELETE or GET of a 2025 session: route, client and session checked, then `act`. */
   const sessionRoute =
-    (act: (request: FastifyRequest, reply: FastifyReply, served: ServedExposition, sessionId: string) => unknown) =>
+    (
+      act: (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        served: ServedExposition,
+        sessionId: string,
+        identity: ClientIdentity,
+      ) => unknown,
+    ) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
       const served = lookup(request);
       const refused = refusal(request, served);
@@ -483,7 +505,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       if (sessionId === undefined) return notAllowed(reply);
       try {
         sessionFor(request, served, identity);
-        return act(request, reply, served, String(sessionId));
+        return act(request, reply, served, String(sessionId), identity);
       } catch (error) {
         if (error instanceof AuthRefusal) return refuse(request, reply, served, error, null, { identity, origin });
         if (!(error instanceof McpError)) throw error;
@@ -503,7 +525,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
    * A 2025 session's stream of server notifications: list changes and updates of subscribed
    * resources; with `Last-Event-ID`, the rest of an answer stream the client lost (stream-replay.ts).
    */
-  const get = sessionRoute((request, reply, served, sessionId) => {
+  const get = sessionRoute((request, reply, served, sessionId, identity) => {
     if (!acceptsEventStream(request.headers.accept))
       throw new McpError(ERROR.badRequest, "Not Acceptable: the GET stream is text/event-stream", 406);
     const lastEventId = request.headers["last-event-id"];
@@ -512,7 +534,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       reply.hijack();
       return reply;
     }
-    subscriptions.openSessionStream(reply, served, sessionId);
+    subscriptions.openSessionStream(reply, served, sessionId, streamCaller(request, served, identity));
     return reply;
   });
 

@@ -6,8 +6,10 @@
  * tried again at the next interval. Plans whose backend credential is elicited from each user are
  * not polled: there is no one's credential to read with.
  *
- * One timer per gateway ticks each second while streams are open; a resource is read by one
- * poll at a time, and its state is dropped when nobody subscribes to it any more.
+ * One timer per gateway ticks each second while streams are open on Expositions with polled
+ * resources (none otherwise); a resource is read by one poll at a time, and its state is dropped
+ * when nobody subscribes to it any more. The state is that of one URI read from one backend path:
+ * a resource whose path or backend changed starts again from a baseline.
  */
 import { createHash } from "node:crypto";
 import type { Backends } from "../backend.ts";
@@ -47,6 +49,22 @@ export function backendPollRead(backends: Backends): PollRead {
 
 const TICK_MS = 1_000;
 
+export type PolledResource = ServedExposition["exposition"]["resources"][number] & {
+  fromBackend: { path: string; pollSeconds: number };
+};
+
+const polledOf = new WeakMap<ServedExposition, PolledResource[]>();
+
+/** An Exposition's resources with `fromBackend.pollSeconds`, found once per version. */
+export function polledResources(served: ServedExposition): PolledResource[] {
+  let polled = polledOf.get(served);
+  if (!polled) {
+    polled = served.exposition.resources.filter((r): r is PolledResource => Boolean(r.fromBackend?.pollSeconds));
+    polledOf.set(served, polled);
+  }
+  return polled;
+}
+
 interface PollState {
   etag?: string;
   digest?: string;
@@ -56,15 +74,15 @@ interface PollState {
 
 export class ResourcePolling {
   private readonly read: PollRead;
-  private readonly watched: () => Iterable<{ served: ServedExposition; uri: string }>;
+  private readonly watched: () => Iterable<{ served: ServedExposition; resource: PolledResource }>;
   private readonly updated: (expositionId: string, uri: string) => void;
   private readonly state = new Map<string, PollState>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     read: PollRead,
-    /** The URIs open streams subscribe to, with the Exposition version they are served from. */
-    watched: () => Iterable<{ served: ServedExposition; uri: string }>,
+    /** The polled resources open streams subscribe to, with the Exposition version they are served from. */
+    watched: () => Iterable<{ served: ServedExposition; resource: PolledResource }>,
     updated: (expositionId: string, uri: string) => void,
   ) {
     this.read = read;
@@ -72,7 +90,11 @@ export class ResourcePolling {
     this.updated = updated;
   }
 
-  /** Ticks while `active` (there are open streams). */
+  get running(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Ticks while `active` (open streams may subscribe to a polled resource). */
   run(active: boolean): void {
     if (active && !this.timer) {
       this.timer = setInterval(() => this.tick(), TICK_MS);
@@ -87,11 +109,9 @@ export class ResourcePolling {
   /** One round: each subscribed, polled resource that is due is read. */
   tick(now = Date.now()): void {
     const seen = new Set<string>();
-    for (const { served, uri } of this.watched()) {
-      const resource = served.exposition.resources.find((r) => r.uri === uri);
-      const fromBackend = resource?.fromBackend;
-      if (!fromBackend?.pollSeconds) continue;
-      const key = `${served.exposition.id} ${uri}`;
+    for (const { served, resource } of this.watched()) {
+      const { uri, fromBackend } = resource;
+      const key = JSON.stringify([served.exposition.id, uri, served.exposition.plan.backendEndpoint, fromBackend.path]);
       seen.add(key);
       let state = this.state.get(key);
       if (!state) {

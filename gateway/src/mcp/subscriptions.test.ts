@@ -5,8 +5,11 @@
  * template matches URIs of any length, and each subscription is kept.
  */
 import type { CompiledExposition } from "@atrium/contract";
-import { describe, expect, it } from "vitest";
+import Fastify, { type FastifyInstance } from "fastify";
+import { request } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ServedExposition } from "../registry.ts";
+import { McpError } from "./protocol.ts";
 import { compileTemplates } from "./resources.ts";
 import { listenRequest, MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIBED_URIS, Subscriptions } from "./subscriptions.ts";
 import { invalidParamsMessage } from "./testing.ts";
@@ -62,5 +65,166 @@ describe("subscribed URIs", () => {
     expect(() => subscriptions.subscribe(served, "session", long)).toThrow(
       `Invalid params: uri is at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`,
     );
+  });
+});
+
+/**
+ * Streams over a real HTTP server (fastify on 127.0.0.1, read with undici): what a change costs,
+ * when the poll timer runs, the per-caller bound, and the ends of a stream whose authorization lapsed.
+ */
+describe("notification streams", () => {
+  const version = (
+    options: { text?: string; mimeType?: unknown; apiKeyHash?: string | null; oauth?: unknown; polled?: boolean } = {},
+  ) =>
+    ({
+      exposition: {
+        id: "e1",
+        plan: {
+          id: "p1",
+          backendEndpoint: "http://127.0.0.1:9",
+          apiKeyHash: options.apiKeyHash ?? null,
+          oauth: options.oauth,
+        },
+        prompts: [],
+        resourceTemplates: [],
+        resources: [
+          { uri: "docs://a", name: "a", text: options.text ?? "A", mimeType: options.mimeType },
+          ...(options.polled
+            ? [{ uri: "pets://all", name: "all", fromBackend: { path: "/pets", pollSeconds: 5 } }]
+            : []),
+        ],
+      },
+      toolset: { tools: [] },
+      templates: [],
+    }) as unknown as ServedExposition;
+
+  let app: FastifyInstance;
+  let subscriptions: Subscriptions;
+  let served: ServedExposition;
+  let base: string;
+  beforeEach(async () => {
+    subscriptions = new Subscriptions(
+      async () => undefined,
+      () => true,
+      2,
+    );
+    served = version();
+    app = Fastify();
+    app.get("/listen", async (request, reply) => {
+      const { caller, until } = request.query as { caller: string; until?: string };
+      try {
+        subscriptions.openListenStream(
+          reply,
+          served,
+          1,
+          { resourceSubscriptions: ["docs://a", "pets://all"] },
+          { key: caller, ...(until ? { validUntilMs: Number(until) } : {}) },
+        );
+      } catch (error) {
+        if (!(error instanceof McpError)) throw error;
+        return reply.status(error.httpStatus).send(error.message);
+      }
+      return reply;
+    });
+    base = await app.listen({ host: "127.0.0.1", port: 0 });
+  });
+  afterEach(async () => {
+    subscriptions.close();
+    await app.close();
+  });
+
+  /** Opens a stream; `text()` is what it carried until it ended. */
+  async function open(query: string) {
+    const response = await request(`${base}/listen?${query}`);
+    let text = "";
+    let ended = false;
+    response.body.setEncoding("utf8");
+    response.body.on("data", (chunk: string) => {
+      text += chunk;
+    });
+    const done = new Promise<void>((resolve) =>
+      response.body.on("end", () => {
+        ended = true;
+        resolve();
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return {
+      status: response.statusCode,
+      text: () => text,
+      ended: () => ended,
+      done,
+      cancel: () => response.body.destroy(),
+    };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  it("resolves each subscribed URI once per change, however many streams subscribe to it", async () => {
+    let stringified = 0;
+    const counted = {
+      toJSON: () => {
+        stringified += 1;
+        return "text/plain";
+      },
+    };
+    served = version({ mimeType: counted });
+    const streams = [await open("caller=a"), await open("caller=b"), await open("caller=c")];
+    subscriptions.changed(served, version({ text: "B", mimeType: counted }));
+    await settle();
+    // Each version once for its list (list_changed) and once for the URI: not once per stream.
+    expect(stringified).toBe(4);
+    for (const stream of streams) expect(stream.text()).toContain('"notifications/resources/updated"');
+  });
+
+  it("runs the poll timer only while a stream is open on an Exposition with polled resources", async () => {
+    const plain = await open("caller=a");
+    expect(subscriptions.polling).toBe(false);
+    subscriptions.changed(served, version({ polled: true }));
+    expect(subscriptions.polling).toBe(true);
+    subscriptions.changed(version({ polled: true }), version({ text: "B" }));
+    expect(subscriptions.polling).toBe(false);
+    served = version({ polled: true });
+    plain.cancel();
+    await settle();
+    const polled = await open("caller=a");
+    expect(subscriptions.polling).toBe(true);
+    polled.cancel();
+    await settle();
+    expect(subscriptions.polling).toBe(false);
+  });
+
+  it("refuses a caller's stream past its bound with 503 in words, while others still open theirs", async () => {
+    const first = await open("caller=a");
+    await open("caller=a");
+    const refused = await open("caller=a");
+    expect(refused.status).toBe(503);
+    expect(refused.text()).toBe(
+      "This client holds 2 notification streams on this gateway, the most it may; close one or retry later",
+    );
+    expect((await open("caller=b")).status).toBe(200);
+    first.cancel();
+    await settle();
+    expect((await open("caller=a")).status).toBe(200);
+  });
+
+  it("ends a stream when its token expires", async () => {
+    const expiring = await open(`caller=a&until=${Date.now() + 200}`);
+    const lasting = await open("caller=b");
+    expect(expiring.ended()).toBe(false);
+    await expiring.done;
+    expect(lasting.ended()).toBe(false);
+  });
+
+  it("ends the streams of an Exposition whose authentication changed, not those of another change", async () => {
+    const stream = await open("caller=a");
+    subscriptions.changed(served, version({ text: "B" }));
+    await settle();
+    expect(stream.ended()).toBe(false);
+    subscriptions.changed(version({ text: "B" }), version({ text: "B", apiKeyHash: "ab" }));
+    await stream.done;
+    served = version({ apiKeyHash: "ab" });
+    const again = await open("caller=a");
+    subscriptions.changed(served, version({ apiKeyHash: "ab", oauth: { issuer: "https://id.example" } }));
+    await again.done;
   });
 });

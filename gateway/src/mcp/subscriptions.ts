@@ -15,16 +15,23 @@
  *   with `notifications/subscriptions/acknowledged`, carries only what the filter asked for, and
  *   tags every notification with the listen request's id (`io.modelcontextprotocol/subscriptionId`).
  *   When the gateway shuts down, the listen request is answered (a graceful end).
+ *
+ * A stream is authorized when it opens, so it ends (and its client reconnects, authorized again)
+ * when the OAuth token it opened with expires, and when its Exposition's authentication changes
+ * (a renewed API key, OAuth turned on or reconfigured). Each caller holds at most
+ * MAX_STREAMS_PER_CALLER streams, so one client cannot take the gateway's whole MAX_STREAMS.
  */
 import type { FastifyReply } from "fastify";
 import type { ServedExposition } from "../registry.ts";
 import { ERROR, type JsonRpcId, McpError, resultResponse } from "./protocol.ts";
-import { type PollRead, ResourcePolling } from "./resource-polling.ts";
+import { type PolledResource, type PollRead, polledResources, ResourcePolling } from "./resource-polling.ts";
 import { listResources, listResourceTemplates, resolveResource } from "./resources.ts";
 
 export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 /** Open streams one gateway holds; beyond, a new one is refused with 503. */
 export const MAX_STREAMS = 10_000;
+/** Open streams of one caller (an API-key plan, an OAuth user, an open endpoint's client address). */
+export const MAX_STREAMS_PER_CALLER = 1_000;
 /** Resource subscriptions per session or listen request. */
 export const MAX_SUBSCRIBED_URIS = 100;
 /** Longest URI subscribed to: a template matches URIs of any length, and each subscription is held. */
@@ -33,6 +40,16 @@ export const MAX_SUBSCRIBED_URI_LENGTH = 8_192;
 const MAX_SESSIONS = 10_000;
 /** A comment line this often keeps idle streams from being cut by proxies. */
 const KEEP_ALIVE_MS = 25_000;
+/** setTimeout's longest delay; a token valid longer is re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Who opened a stream: what the per-caller bound counts, and until when its credential holds. */
+export interface StreamCaller {
+  /** The plan for API-key endpoints, the user for OAuth ones, the client address for open ones. */
+  key: string;
+  /** The verified token's expiry (ms since the epoch); the stream ends then. */
+  validUntilMs?: number;
+}
 
 export interface SubscriptionFilter {
   toolsListChanged?: boolean;
@@ -79,6 +96,7 @@ interface Listener {
   lists: { tools: boolean; prompts: boolean; resources: boolean };
   /** The URIs it wants `resources/updated` for. */
   uris(): Iterable<string>;
+  subscribes(uri: string): boolean;
   notify(method: string, params?: Record<string, unknown>): void;
   /** Ends the stream; `graceful` answers a listen request first. */
   end(graceful: boolean): void;
@@ -101,27 +119,43 @@ function listChanges(before: ServedExposition, after: ServedExposition) {
 const sourceOf = (served: ServedExposition, uri: string) =>
   JSON.stringify(resolveResource(served.exposition.resources, served.templates, uri) ?? null);
 
+/** Whether a client authorized by `before` must be authorized again by `after`. */
+function authenticationChanged(before: ServedExposition, after: ServedExposition): boolean {
+  const [was, is] = [before.exposition.plan, after.exposition.plan];
+  return was.apiKeyHash !== is.apiKeyHash || JSON.stringify(was.oauth) !== JSON.stringify(is.oauth);
+}
+
 export class Subscriptions {
   private readonly byExposition = new Map<string, Set<Listener>>();
   /** The version of each Exposition with open streams that they are told about. */
   private readonly current = new Map<string, ServedExposition>();
-  private readonly polling: ResourcePolling | undefined;
+  private readonly poller: ResourcePolling | undefined;
   private readonly isLive: (sessionId: string) => boolean;
   private readonly sessionStreams = new Map<string, Listener>();
   private readonly sessionUris = new Map<string, Set<string>>();
+  /** Exposition ids with open streams whose current version has polled resources: what a poll tick walks. */
+  private readonly polled = new Set<string>();
+  private readonly openByCaller = new Map<string, number>();
+  private readonly maxPerCaller: number;
   private open = 0;
 
   /**
    * `read`: how backend-fetched resources with `pollSeconds` are read (resource-polling.ts); none
    * are polled without it. `isLive`: whether a 2025 session still verifies (not expired, not ended).
+   * `maxPerCaller`: open streams one caller may hold.
    */
-  constructor(read?: PollRead, isLive: (sessionId: string) => boolean = () => true) {
+  constructor(
+    read?: PollRead,
+    isLive: (sessionId: string) => boolean = () => true,
+    maxPerCaller = MAX_STREAMS_PER_CALLER,
+  ) {
     this.isLive = isLive;
-    this.polling =
+    this.maxPerCaller = maxPerCaller;
+    this.poller =
       read &&
       new ResourcePolling(
         read,
-        () => this.watched(),
+        () => this.watchedPolled(),
         (id, uri) => this.updated(id, uri),
       );
   }
@@ -155,11 +189,12 @@ export class Subscriptions {
   }
 
   /** A 2025 session's GET stream: every list change, and updates of the URIs it subscribed to. */
-  openSessionStream(reply: FastifyReply, served: ServedExposition, sessionId: string): void {
+  openSessionStream(reply: FastifyReply, served: ServedExposition, sessionId: string, caller: StreamCaller): void {
     this.sessionStreams.get(sessionId)?.end(false);
-    const stream = this.start(reply, served, {
+    const stream = this.start(reply, served, caller, {
       lists: { tools: true, prompts: true, resources: true },
       uris: () => this.sessionUris.get(sessionId) ?? [],
+      subscribes: (uri) => this.sessionUris.get(sessionId)?.has(uri) === true,
       tag: {},
       live: () => this.isLive(sessionId),
       onEnd: (ended) => {
@@ -171,14 +206,22 @@ export class Subscriptions {
   }
 
   /** A 2026-07-28 listen stream: acknowledged first, then what its filter asked for, each tagged with its id. */
-  openListenStream(reply: FastifyReply, served: ServedExposition, id: JsonRpcId, filter: SubscriptionFilter): void {
-    const stream = this.start(reply, served, {
+  openListenStream(
+    reply: FastifyReply,
+    served: ServedExposition,
+    id: JsonRpcId,
+    filter: SubscriptionFilter,
+    caller: StreamCaller,
+  ): void {
+    const uris = new Set(filter.resourceSubscriptions);
+    const stream = this.start(reply, served, caller, {
       lists: {
         tools: filter.toolsListChanged === true,
         prompts: filter.promptsListChanged === true,
         resources: filter.resourcesListChanged === true,
       },
-      uris: () => filter.resourceSubscriptions ?? [],
+      uris: () => uris,
+      subscribes: (uri) => uris.has(uri),
       tag: { [SUBSCRIPTION_ID]: id },
       answer: id,
     });
@@ -190,36 +233,65 @@ export class Subscriptions {
     const id = (before ?? after)?.exposition.id;
     const listeners = id === undefined ? undefined : this.byExposition.get(id);
     if (!listeners || listeners.size === 0 || !before) return;
-    if (!after) {
+    // Ended (their clients reconnect and are authorized again) rather than told.
+    if (!after || authenticationChanged(before, after)) {
       for (const listener of [...listeners]) listener.end(false);
       return;
     }
-    this.current.set(after.exposition.id, after);
+    this.setCurrent(after);
     const lists = listChanges(before, after);
+    // Once per URI, however many streams subscribe to it: a resource may be a megabyte.
+    const updated = new Map<string, boolean>();
+    const isUpdated = (uri: string) => {
+      let differs = updated.get(uri);
+      if (differs === undefined) {
+        differs = sourceOf(before, uri) !== sourceOf(after, uri);
+        updated.set(uri, differs);
+      }
+      return differs;
+    };
     for (const listener of listeners) {
       if (lists.tools && listener.lists.tools) listener.notify("notifications/tools/list_changed");
       if (lists.prompts && listener.lists.prompts) listener.notify("notifications/prompts/list_changed");
       if (lists.resources && listener.lists.resources) listener.notify("notifications/resources/list_changed");
       for (const uri of listener.uris())
-        if (sourceOf(before, uri) !== sourceOf(after, uri)) listener.notify("notifications/resources/updated", { uri });
+        if (isUpdated(uri)) listener.notify("notifications/resources/updated", { uri });
     }
   }
 
-  /** The URIs open streams subscribe to, each once per Exposition. */
-  private *watched(): Generator<{ served: ServedExposition; uri: string }> {
-    for (const [id, listeners] of this.byExposition) {
+  /** Whether the poll timer runs: only while a stream is open on an Exposition with polled resources. */
+  get polling(): boolean {
+    return this.poller?.running === true;
+  }
+
+  /** The version of an Exposition its streams hear of, and whether a poll tick visits it. */
+  private setCurrent(served: ServedExposition): void {
+    const id = served.exposition.id;
+    this.current.set(id, served);
+    if (polledResources(served).length > 0) this.polled.add(id);
+    else this.polled.delete(id);
+    this.poller?.run(this.polled.size > 0);
+  }
+
+  /** The polled resources some open stream subscribes to, each once per Exposition. */
+  private *watchedPolled(): Generator<{ served: ServedExposition; resource: PolledResource }> {
+    for (const id of this.polled) {
       const served = this.current.get(id);
-      if (!served) continue;
-      const uris = new Set<string>();
-      for (const listener of listeners) for (const uri of listener.uris()) uris.add(uri);
-      for (const uri of uris) yield { served, uri };
+      const listeners = this.byExposition.get(id);
+      if (!served || !listeners) continue;
+      for (const resource of polledResources(served))
+        for (const listener of listeners)
+          if (listener.subscribes(resource.uri)) {
+            yield { served, resource };
+            break;
+          }
     }
   }
 
   /** A polled resource's content changed: its subscribers are told. */
   private updated(expositionId: string, uri: string): void {
     for (const listener of this.byExposition.get(expositionId) ?? []) {
-      if ([...listener.uris()].includes(uri)) listener.notify("notifications/resources/updated", { uri });
+      if (listener.subscribes(uri)) listener.notify("notifications/resources/updated", { uri });
     }
   }
 
@@ -231,9 +303,11 @@ export class Subscriptions {
   private start(
     reply: FastifyReply,
     served: ServedExposition,
+    caller: StreamCaller,
     options: {
       lists: Listener["lists"];
       uris: () => Iterable<string>;
+      subscribes: (uri: string) => boolean;
       /** `_meta` of every notification. */
       tag: Record<string, unknown>;
       /** The listen request's id, answered on a graceful end. */
@@ -245,6 +319,13 @@ export class Subscriptions {
   ): Listener {
     if (this.open >= MAX_STREAMS)
       throw new McpError(ERROR.internal, "This gateway holds too many notification streams; retry later", 503);
+    const callerOpen = this.openByCaller.get(caller.key) ?? 0;
+    if (callerOpen >= this.maxPerCaller)
+      throw new McpError(
+        ERROR.internal,
+        `This client holds ${this.maxPerCaller} notification streams on this gateway, the most it may; close one or retry later`,
+        503,
+      );
     const expositionId = served.exposition.id;
     const raw = reply.raw;
     reply.hijack();
@@ -264,10 +345,18 @@ export class Subscriptions {
       else if (!raw.destroyed) raw.write(": keep-alive\n\n");
     }, KEEP_ALIVE_MS);
     keepAlive.unref();
+    let expiry: NodeJS.Timeout | undefined;
+    const expireAt = (validUntilMs: number) => {
+      const left = validUntilMs - Date.now();
+      if (left <= 0) return listener.end(false);
+      expiry = setTimeout(() => expireAt(validUntilMs), Math.min(left, MAX_TIMER_MS));
+      expiry.unref();
+    };
     let ended = false;
     const listener: Listener = {
       lists: options.lists,
       uris: options.uris,
+      subscribes: options.subscribes,
       notify: (method, params = {}) => {
         // Ended (a write after the end would be an error on the response), or its session is over.
         if (ended) return;
@@ -279,14 +368,19 @@ export class Subscriptions {
         if (ended) return;
         ended = true;
         clearInterval(keepAlive);
+        clearTimeout(expiry);
         this.open -= 1;
+        const left = (this.openByCaller.get(caller.key) ?? 1) - 1;
+        if (left > 0) this.openByCaller.set(caller.key, left);
+        else this.openByCaller.delete(caller.key);
         const listeners = this.byExposition.get(expositionId);
         listeners?.delete(listener);
         if (listeners?.size === 0) {
           this.byExposition.delete(expositionId);
           this.current.delete(expositionId);
+          this.polled.delete(expositionId);
+          this.poller?.run(this.polled.size > 0);
         }
-        this.polling?.run(this.open > 0);
         options.onEnd?.(listener);
         if (graceful && options.answer !== undefined)
           write(resultResponse(options.answer, { _meta: options.tag, resultType: "complete" }));
@@ -294,14 +388,17 @@ export class Subscriptions {
       },
     };
     this.open += 1;
+    this.openByCaller.set(caller.key, callerOpen + 1);
     const listeners = this.byExposition.get(expositionId) ?? new Set<Listener>();
     listeners.add(listener);
     this.byExposition.set(expositionId, listeners);
-    this.current.set(expositionId, served);
-    this.polling?.run(true);
+    this.setCurrent(served);
     // A client that left before the stream opened: there is nobody to tell.
     if (raw.destroyed) listener.end(false);
-    else raw.on("close", () => listener.end(false));
+    else {
+      raw.on("close", () => listener.end(false));
+      if (caller.validUntilMs !== undefined) expireAt(caller.validUntilMs);
+    }
     return listener;
   }
 }
