@@ -12,6 +12,16 @@ import type { Condition } from "../status.ts";
 
 /** Warnings quoted in the message; the rest are counted. */
 const QUOTED = 3;
+/**
+ * Characters quoted of each: a warning quotes its pattern (twice when rewritten), of any length,
+ * and the API server refuses a condition message over 32,768 characters, with the whole status.
+ */
+const QUOTED_CHARACTERS = 4096;
+
+function quote(warning: ImportWarning): string {
+  const text = `${warning.code}: ${warning.message}`;
+  return text.length > QUOTED_CHARACTERS ? `${text.slice(0, QUOTED_CHARACTERS)}…` : text;
+}
 
 /** The condition for `warnings`, those the Service's record lists. */
 export function importWarningsCondition(
@@ -28,7 +38,7 @@ export function importWarningsCondition(
       message: "The import kept every schema of the document as written.",
       ...observed,
     };
-  const quoted = warnings.slice(0, QUOTED).map((warning) => `${warning.code}: ${warning.message}`);
+  const quoted = warnings.slice(0, QUOTED).map(quote);
   const rest =
     warnings.length > QUOTED ? ` (the first ${QUOTED}; the Service's importWarnings in the REST API list all)` : "";
   return {
