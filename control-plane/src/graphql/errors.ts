@@ -58,6 +58,13 @@ export function noRootFields(): OpenApiImportError {
   );
 }
 
+export function toolsTooLarge(maxNodes: number): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_TOO_LARGE",
+    `The GraphQL schema's tools come to more than ${maxNodes} JSON nodes, each tool carrying the input objects its arguments use: split the schema into several services`,
+  );
+}
+
 /** A generated document graphql-js refuses: a schema graphql-js accepted but cannot be queried as written. */
 export function unqueryableField(coordinate: string, errors: readonly GraphQLError[]): OpenApiImportError {
   return new OpenApiImportError(

@@ -127,6 +127,18 @@ describe("GraphQL import", () => {
     expect(importGraphqlText(JSON.stringify(introspection)).operations).toEqual(imported.operations);
   });
 
+  it("refuses a schema whose tools would be stored past the node limit", () => {
+    // 40 nested input objects of 40 fields, used by 1,500 fields: each tool carries all 40.
+    const inputs = Array.from({ length: 40 }, (_, i) => {
+      const fields = Array.from({ length: 40 }, (_, f) => `  f${f}: ${i < 39 ? `I${i + 1}` : "String"}`);
+      return `input I${i} {\n${fields.join("\n")}\n}`;
+    });
+    const queries = Array.from({ length: 1_500 }, (_, q) => `  q${q}(x: I0): Int`);
+    const error = importError(`${inputs.join("\n")}\ntype Query {\n${queries.join("\n")}\n}\n`);
+    expect(error.code).toBe("OPENAPI_TOO_LARGE");
+    expect(error.message).toContain("split the schema into several services");
+  });
+
   it("refuses SDL with a syntax error, saying where", () => {
     const error = importError("type Query {\n  product(id: ID!): Product\n  products: [Product!\n}\n");
     expect(error.code).toBe("GRAPHQL_SYNTAX");

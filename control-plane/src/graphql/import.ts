@@ -10,9 +10,9 @@ import type { GraphqlCall, NormalizedOperation } from "@atrium/contract";
 import { type GraphQLField, type GraphQLObjectType, type GraphQLSchema, isNonNullType, parse, validate } from "graphql";
 import { checkContract } from "../openapi/contract-check.ts";
 import type { ImportedDocument } from "../openapi/imported-document.ts";
-import { maxImportWarnings } from "../openapi/limits.ts";
+import { maxImportWarnings, maxSchemaNodes } from "../openapi/limits.ts";
 import type { JsonObject } from "../openapi/plain-json.ts";
-import { noRootFields, unqueryableField } from "./errors.ts";
+import { noRootFields, toolsTooLarge, unqueryableField } from "./errors.ts";
 import { type InputDefs, objectSchema } from "./input-schema.ts";
 import { parseGraphqlSchema } from "./parse-schema.ts";
 import { selectField } from "./selection.ts";
@@ -27,6 +27,8 @@ export function importGraphqlText(rawText: string): ImportedDocument {
   const mutations = rootOperations(schema, schema.getMutationType(), "mutation", defs, taken);
   const operations = [...queries, ...mutations];
   if (operations.length === 0) throw noRootFields();
+  // Each operation carries the input objects it uses: shared in memory, copied once stored.
+  if (!withinNodes(operations, maxSchemaNodes)) throw toolsTooLarge(maxSchemaNodes);
   const document: ImportedDocument = {
     kind: "graphql",
     title: schema.description ?? "GraphQL API",
@@ -153,4 +155,15 @@ function referencedDefs(schema: JsonObject, defs: InputDefs): Map<string, JsonOb
   };
   visit(schema);
   return used;
+}
+
+/** Whether the operations, as stored, have at most `max` JSON nodes; stops counting past it. */
+function withinNodes(operations: NormalizedOperation[], max: number): boolean {
+  let count = 0;
+  const stack: unknown[] = [...operations];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (++count > max) return false;
+    if (next !== null && typeof next === "object") stack.push(...Object.values(next));
+  }
+  return true;
 }
