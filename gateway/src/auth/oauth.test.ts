@@ -386,6 +386,42 @@ describe("2025 sessions", () => {
     await withoutToken.body.dump();
     expect(withoutToken.statusCode).toBe(401);
   });
+
+  it("ends a session's GET stream and a listen stream when the token they opened with expires", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    // Past its exp by 55 s of the 60 s tolerance: valid for 5 s more.
+    const expiring = await as.mint({ aud: resource("oauth"), sub: "carol", exp: now - 55, iat: now - 300 });
+    const lasting = await as.mint({ aud: resource("oauth"), sub: "carol" });
+    secrets.add(expiring);
+    secrets.add(lasting);
+    const opened = await legacy("oauth", lasting, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    const started = Date.now();
+    const sessionStream = await request(`${gateway.url}${endpoint("oauth")}`, {
+      headers: {
+        accept: "text/event-stream",
+        authorization: `Bearer ${expiring}`,
+        "mcp-session-id": opened.session,
+        "mcp-protocol-version": "2025-11-25",
+      },
+    });
+    const listenStream = await request(
+      `${gateway.url}${endpoint("oauth")}`,
+      modernRequest(
+        "subscriptions/listen",
+        { notifications: { toolsListChanged: true } },
+        { headers: { authorization: `Bearer ${expiring}` } },
+      ),
+    );
+    expect([sessionStream.statusCode, listenStream.statusCode]).toEqual([200, 200]);
+    await Promise.all([sessionStream.body.text(), listenStream.body.text()]);
+    // Ended by the token's expiry, long before the 25 s keep-alive.
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
 });
 
 describe("audit events", () => {
