@@ -349,4 +349,56 @@ describe("change notifications", () => {
     expect(count(after, "406") - count(before, "406")).toBe(1);
     expect(count(after, "200")).toBe(count(before, "200"));
   });
+
+  it("ends the streams of an Exposition whose API key is renewed: the client reconnects with the new key", async () => {
+    const exposed = await stack.expose("renewed", { plan: { apiKey: true } });
+    await waitFor(() => gateway.registry.byId(exposed.expositionId) !== undefined, "the new Exposition");
+    const url = `${gateway.url}/mcp/${exposed.expositionId}`;
+    const headers = (key: string, session?: string) => ({
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      "x-atrium-key": key,
+      ...(session ? { "mcp-session-id": session } : {}),
+    });
+    const key = exposed.apiKey as string;
+    const listen = (key: string) =>
+      request(
+        url,
+        modernRequest(
+          "subscriptions/listen",
+          { notifications: { toolsListChanged: true } },
+          { headers: { "x-atrium-key": key } },
+        ),
+      );
+    const listening = await listen(key);
+    expect(listening.statusCode).toBe(200);
+    const opened = await request(url, {
+      method: "POST",
+      headers: headers(key),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "renewed", version: "1" } },
+      }),
+    });
+    await opened.body.dump();
+    const session = String(opened.headers["mcp-session-id"]);
+    const sessionStream = await request(url, { headers: { ...headers(key, session), accept: "text/event-stream" } });
+    expect(sessionStream.statusCode).toBe(200);
+
+    const renewed = await stack.controlPlane.admin.call(
+      "POST",
+      `/api/v1/configuration-plans/${exposed.planId}/renew-api-key`,
+    );
+    expect(renewed.status).toBe(200);
+    const [listened] = await Promise.all([listening.body.text(), sessionStream.body.dump()]);
+    // Ended without an answer to the listen request: only its acknowledgement was sent.
+    expect(listened).toContain("notifications/subscriptions/acknowledged");
+    expect(listened).not.toContain('"result"');
+    const again = await listen(renewed.body.apiKey);
+    expect(again.statusCode).toBe(200);
+    again.body.destroy();
+  });
 });
