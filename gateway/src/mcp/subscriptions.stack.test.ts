@@ -55,6 +55,31 @@ let edits = 0;
 const editPolicy = () => put(`/api/v1/resources/${resourcesId}`, resourcesBody(`Adults only (${++edits}).`));
 const editPrompt = () => put(`/api/v1/prompts/${promptsId}`, promptsBody(`Hello (${++edits})`));
 
+/** Headers of a 2025-11-25 request with the plan's `key`, in `session` when given. */
+const legacyHeaders = (key: string, session?: string) => ({
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+  "x-atrium-key": key,
+  ...(session ? { "mcp-session-id": session } : {}),
+});
+
+/** Opens a 2025-11-25 session at `url` with a plain initialize; its id. */
+async function initializeSession(url: string, key: string): Promise<string> {
+  const opened = await request(url, {
+    method: "POST",
+    headers: legacyHeaders(key),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+  await opened.body.dump();
+  return String(opened.headers["mcp-session-id"]);
+}
+
 /** Notifications a client received, by method. */
 function recorder() {
   const seen: { method: string; params?: Record<string, unknown> }[] = [];
@@ -257,26 +282,9 @@ describe("change notifications", () => {
 
   it("opens a 2025 session's GET stream at once, and ends it when the session is ended on another replica", async () => {
     const other = await stack.startGateway();
-    const headers = (session?: string) => ({
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      "x-atrium-key": stack.apiKey,
-      ...(session ? { "mcp-session-id": session } : {}),
-    });
+    const headers = (session?: string) => legacyHeaders(stack.apiKey, session);
     const url = `${gateway.url}${stack.mcpPath}`;
-    const opened = await request(url, {
-      method: "POST",
-      headers: headers(),
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "ended", version: "1" } },
-      }),
-    });
-    await opened.body.dump();
-    const session = String(opened.headers["mcp-session-id"]);
+    const session = await initializeSession(url, stack.apiKey);
     const asked = performance.now();
     const stream = await request(url, { headers: { ...headers(session), accept: "text/event-stream" } });
     expect(stream.statusCode).toBe(200);
@@ -354,13 +362,6 @@ describe("change notifications", () => {
     const exposed = await stack.expose("renewed", { plan: { apiKey: true } });
     await waitFor(() => gateway.registry.byId(exposed.expositionId) !== undefined, "the new Exposition");
     const url = `${gateway.url}/mcp/${exposed.expositionId}`;
-    const headers = (key: string, session?: string) => ({
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      "x-atrium-key": key,
-      ...(session ? { "mcp-session-id": session } : {}),
-    });
     const key = exposed.apiKey as string;
     const listen = (key: string) =>
       request(
@@ -373,19 +374,10 @@ describe("change notifications", () => {
       );
     const listening = await listen(key);
     expect(listening.statusCode).toBe(200);
-    const opened = await request(url, {
-      method: "POST",
-      headers: headers(key),
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "renewed", version: "1" } },
-      }),
+    const session = await initializeSession(url, key);
+    const sessionStream = await request(url, {
+      headers: { ...legacyHeaders(key, session), accept: "text/event-stream" },
     });
-    await opened.body.dump();
-    const session = String(opened.headers["mcp-session-id"]);
-    const sessionStream = await request(url, { headers: { ...headers(key, session), accept: "text/event-stream" } });
     expect(sessionStream.statusCode).toBe(200);
 
     const renewed = await stack.controlPlane.admin.call(
