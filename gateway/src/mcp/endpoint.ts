@@ -77,10 +77,11 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   const progressAfterMs = options.progressAfterMs ?? DEFAULT_PROGRESS_AFTER_MS;
   const logLevels = new SessionLogLevels();
   const replay = new StreamReplay();
-  const subscriptions = new Subscriptions(
-    backendPollRead(options.backends),
-    (sessionId) => sessions.verify(sessionId) !== undefined,
-  );
+  const subscriptions = new Subscriptions({
+    read: backendPollRead(options.backends),
+    isLive: (sessionId) => sessions.verify(sessionId) !== undefined,
+    latest: (id) => registry.byId(id),
+  });
   registry.observe((before, after) => subscriptions.changed(before, after));
   // Open notification streams would hold the server's close until their clients left.
   app.addHook("preClose", (done) => {

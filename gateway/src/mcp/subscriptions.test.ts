@@ -101,13 +101,16 @@ describe("notification streams", () => {
   let app: FastifyInstance;
   let subscriptions: Subscriptions;
   let served: ServedExposition;
+  /** What the gateway serves now, when a test says. */
+  let registry: Map<string, ServedExposition>;
   let base: string;
   beforeEach(async () => {
-    subscriptions = new Subscriptions(
-      async () => undefined,
-      () => true,
-      2,
-    );
+    registry = new Map();
+    subscriptions = new Subscriptions({
+      read: async () => undefined,
+      latest: (id) => registry.get(id),
+      maxPerCaller: 2,
+    });
     served = version();
     app = Fastify();
     app.get("/listen", async (request, reply) => {
@@ -226,5 +229,21 @@ describe("notification streams", () => {
     const again = await open("caller=a");
     subscriptions.changed(served, version({ apiKeyHash: "ab", oauth: { issuer: "https://id.example" } }));
     await again.done;
+  });
+
+  it("refuses a stream authorized by a version whose authentication has since changed, with 503 in words", async () => {
+    registry.set("e1", version({ apiKeyHash: "ab" }));
+    const refused = await open("caller=a");
+    expect(refused.status).toBe(503);
+    expect(refused.text()).toBe(
+      "This endpoint's authentication changed while the stream was opening; retry with its new credentials",
+    );
+    // Another change since (not of authentication) opens it, on the version served now.
+    registry.set("e1", version({ text: "B" }));
+    const opened = await open("caller=a");
+    expect(opened.status).toBe(200);
+    subscriptions.changed(version({ text: "B" }), version({ text: "C" }));
+    await settle();
+    expect(opened.text()).toContain('"notifications/resources/updated"');
   });
 });

@@ -131,6 +131,7 @@ export class Subscriptions {
   private readonly current = new Map<string, ServedExposition>();
   private readonly poller: ResourcePolling | undefined;
   private readonly isLive: (sessionId: string) => boolean;
+  private readonly latest: (expositionId: string) => ServedExposition | undefined;
   private readonly sessionStreams = new Map<string, Listener>();
   private readonly sessionUris = new Map<string, Set<string>>();
   /** Exposition ids with open streams whose current version has polled resources: what a poll tick walks. */
@@ -142,15 +143,21 @@ export class Subscriptions {
   /**
    * `read`: how backend-fetched resources with `pollSeconds` are read (resource-polling.ts); none
    * are polled without it. `isLive`: whether a 2025 session still verifies (not expired, not ended).
+   * `latest`: the version of an Exposition served now (the registry's), which a stream opens on.
    * `maxPerCaller`: open streams one caller may hold.
    */
   constructor(
-    read?: PollRead,
-    isLive: (sessionId: string) => boolean = () => true,
-    maxPerCaller = MAX_STREAMS_PER_CALLER,
+    options: {
+      read?: PollRead;
+      isLive?: (sessionId: string) => boolean;
+      latest?: (expositionId: string) => ServedExposition | undefined;
+      maxPerCaller?: number;
+    } = {},
   ) {
-    this.isLive = isLive;
-    this.maxPerCaller = maxPerCaller;
+    const { read } = options;
+    this.isLive = options.isLive ?? (() => true);
+    this.latest = options.latest ?? (() => undefined);
+    this.maxPerCaller = options.maxPerCaller ?? MAX_STREAMS_PER_CALLER;
     this.poller =
       read &&
       new ResourcePolling(
@@ -326,6 +333,15 @@ export class Subscriptions {
         `This client holds ${this.maxPerCaller} notification streams on this gateway, the most it may; close one or retry later`,
         503,
       );
+    // A change that landed while the request was being authorized (a token check may await the
+    // issuer's keys): its authentication is not the one the client passed.
+    const latest = this.latest(served.exposition.id) ?? served;
+    if (latest !== served && authenticationChanged(served, latest))
+      throw new McpError(
+        ERROR.internal,
+        "This endpoint's authentication changed while the stream was opening; retry with its new credentials",
+        503,
+      );
     const expositionId = served.exposition.id;
     const raw = reply.raw;
     reply.hijack();
@@ -392,7 +408,7 @@ export class Subscriptions {
     const listeners = this.byExposition.get(expositionId) ?? new Set<Listener>();
     listeners.add(listener);
     this.byExposition.set(expositionId, listeners);
-    this.setCurrent(served);
+    this.setCurrent(latest);
     // A client that left before the stream opened: there is nobody to tell.
     if (raw.destroyed) listener.end(false);
     else {
