@@ -27,7 +27,7 @@ import type { Gateway } from "../gateway.ts";
 import { managementUrl } from "../server.ts";
 import { listenLocally, modernHeaders, type Stack, startStack, waitFor } from "../testing.ts";
 import { ClusterKeyring } from "./cluster-keys.ts";
-import { ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
+import { type CredentialScope, credentialScope, ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
 import { CREDENTIAL_INPUT } from "./flow.ts";
 import { PendingElicitations } from "./pending-elicitations.ts";
 import { type RequestPrincipal, sealRequestState } from "./request-state.ts";
@@ -106,13 +106,20 @@ function key(value: string): string {
   return value;
 }
 
+/** The scope the gateways use for an Exposition's credentials: its id and its plan's backend. */
+function scopeOf(expositionId: string): CredentialScope {
+  const served = replicaA.registry.byId(expositionId);
+  if (!served) throw new Error(`exposition ${expositionId} is not served`);
+  return credentialScope(served.exposition);
+}
+
 /** What the page does on submit: use the elicitation up, store the credential for whom it was asked. */
 async function submitOnPage(url: string, credential: string): Promise<void> {
   const id = new URL(url).pathname.split("/").pop() as string;
   const consumed = await pending.consume(id);
   if (!consumed.ok) throw new Error(`elicitation ${consumed.reason}`);
   const { expositionId, principal } = consumed.elicitation;
-  await store.put(expositionId, { digest: principal }, credential);
+  await store.put(scopeOf(expositionId), { digest: principal }, credential);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC answers are read field by field
@@ -351,7 +358,7 @@ describe("MCP 2025 eras", () => {
 
   it("on an OAuth plan the key is the user's, whichever era stored it", async () => {
     const token = await tokenOf("gwen");
-    await store.put(ids.users, user("gwen"), key("gwen-key"));
+    await store.put(scopeOf(ids.users), user("gwen"), key("gwen-key"));
     const { client } = await legacyClient(ids.users, token);
     const result = await client.callTool({ name: "listPets", arguments: {} });
     expect(result.isError).toBeFalsy();
@@ -363,12 +370,12 @@ describe("MCP 2025 eras", () => {
 describe("a backend 401 on an elicited credential", () => {
   it("evicts it, and the next call asks again", async () => {
     const token = await tokenOf("hugo");
-    await store.put(ids.users, user("hugo"), key("hugo-revoked-key"));
+    await store.put(scopeOf(ids.users), user("hugo"), key("hugo-revoked-key"));
     const refused = await modernCall(replicaA, { token });
     expect(refused.body.result).toMatchObject({ resultType: "complete", isError: true });
     expect(refused.body.result.content[0].text).toContain("refused your credential (HTTP 401): it was forgotten");
     expect(backend.seen.at(-1)?.key).toBe("Key hugo-revoked-key");
-    expect(await store.get(ids.users, user("hugo"))).toBeUndefined();
+    expect(await store.get(scopeOf(ids.users), user("hugo"))).toBeUndefined();
     const next = await modernCall(replicaB, { token });
     expect(next.body.result.resultType).toBe("input_required");
   });

@@ -20,7 +20,7 @@ import { ERROR, McpError } from "../mcp/protocol.ts";
 import type { ServedExposition } from "../registry.ts";
 import { isPlainObject } from "../tools/schema.ts";
 import type { ClusterKeyring } from "./cluster-keys.ts";
-import { type ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
+import { credentialScope, type ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
 import type { PendingElicitations } from "./pending-elicitations.ts";
 import { openRequestState, type RequestBinding, type RequestPrincipal, sealRequestState } from "./request-state.ts";
 
@@ -112,7 +112,7 @@ export async function modernCredential(call: ElicitationCall, asked: Asked): Pro
     const action = record(record(params.inputResponses)?.[CREDENTIAL_INPUT])?.action;
     if (action === "decline" || action === "cancel") return { kind: "declined", action };
   }
-  const credential = await fromControlPlane(store.get(served.exposition.id, principal));
+  const credential = await fromControlPlane(store.get(credentialScope(served.exposition), principal));
   if (credential !== undefined) return { kind: "credential", credential, principal };
   if (record(record(record(call.capabilities)?.elicitation)?.url) === undefined) {
     throw new McpError(
@@ -140,7 +140,7 @@ export async function legacyCredential(call: ElicitationCall, asked: Asked): Pro
   const { principal } = call;
   // The endpoint always sets one in these eras (the OAuth user or the session); without, fail closed.
   if (!principal) throw new McpError(ERROR.invalidRequest, "No user or session to ask a credential of", 400);
-  const credential = await fromControlPlane(call.services.store.get(served.exposition.id, principal));
+  const credential = await fromControlPlane(call.services.store.get(credentialScope(served.exposition), principal));
   if (credential !== undefined) return { kind: "credential", credential, principal };
   const { id } = await fromControlPlane(
     call.services.pending.record(served.exposition.id, principalDigest(principal), tool),
@@ -165,7 +165,8 @@ export async function storedCredential(
   httpStatus: number,
 ): Promise<Elicited> {
   const credential =
-    call.principal && (await fromControlPlane(call.services.store.get(served.exposition.id, call.principal)));
+    call.principal &&
+    (await fromControlPlane(call.services.store.get(credentialScope(served.exposition), call.principal)));
   if (credential === undefined || !call.principal)
     throw new McpError(
       ERROR.invalidRequest,
@@ -231,5 +232,5 @@ function inputRequired(
 
 /** Spec: a backend 401 on an elicited credential evicts it, so the next call asks again. */
 export async function evict(call: ElicitationCall, served: ServedExposition, elicited: Elicited): Promise<void> {
-  await call.services.store.delete(served.exposition.id, elicited.principal);
+  await call.services.store.delete(credentialScope(served.exposition), elicited.principal);
 }

@@ -18,6 +18,8 @@ export interface PageSubject {
   /** The tool whose call asked. */
   tool: string;
   placement: { in: "header" | "query"; name: string; prefix?: string | undefined };
+  /** The origin the credential is sent to (the plan's backend): the user sees where it goes. */
+  backend: string;
 }
 
 /** Why a submit was refused, each with its status and the text shown beside the field. */
@@ -120,7 +122,7 @@ export function credentialForm(subject: PageSubject, csrf: string, error?: FormE
   return layout(
     title,
     `<h1>${escapeHtml(heading(subject))}</h1>
-<p id="credential-hint">The tool <code>${escapeHtml(subject.tool)}</code> of ${escapeHtml(subject.exposition)} (organization ${escapeHtml(subject.organization)}) calls its backend with a credential of yours. It is sent to the backend in ${placementText(subject)}, stored encrypted, and used only for your calls.</p>
+<p id="credential-hint">The tool <code>${escapeHtml(subject.tool)}</code> of ${escapeHtml(subject.exposition)} (organization ${escapeHtml(subject.organization)}) calls its backend with a credential of yours. It is sent only to <code>${escapeHtml(subject.backend)}</code>, in ${placementText(subject)}, stored encrypted, and used only for your calls.</p>
 <form method="post">
 ${csrfField(csrf)}
 <label for="credential">${escapeHtml(subject.description)}</label>

@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { exposition as fixtureExposition } from "../tools/fixtures.ts";
 import type { CompiledExposition } from "../tools/source.ts";
 import type { ClusterKeyring } from "./cluster-keys.ts";
-import { ElicitedCredentialStore } from "./credential-store.ts";
+import { type CredentialScope, credentialScope, ElicitedCredentialStore } from "./credential-store.ts";
 import { type ElicitationPageParts, elicitationPage } from "./page.ts";
 import { PendingElicitations } from "./pending-elicitations.ts";
 import type { ElicitationTestStack } from "./testing.ts";
@@ -33,6 +33,11 @@ export function elicitingExposition(id: string): CompiledExposition {
       },
     },
   };
+}
+
+/** Where the page stores the credentials of the stack's Exposition: its id, and its plan's backend. */
+export function elicitingScope(stack: ElicitationTestStack): CredentialScope {
+  return credentialScope(elicitingExposition(stack.expositionId));
 }
 
 export function pageServices(

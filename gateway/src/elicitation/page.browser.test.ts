@@ -11,12 +11,13 @@ import { useBrowser } from "@atrium/test-browser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClusterKeyring } from "./cluster-keys.ts";
 import { ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
-import { type PageServer, startPageServer } from "./page-testing.ts";
+import { elicitingScope, type PageServer, startPageServer } from "./page-testing.ts";
 import { PendingElicitations } from "./pending-elicitations.ts";
 import { useElicitationStack } from "./testing.ts";
 
 const bob = { iss: "https://id.example", sub: "bob-91c2" };
 const stack = useElicitationStack();
+const scope = () => elicitingScope(stack());
 const browser = useBrowser();
 const keyring = new ClusterKeyring([randomBytes(32)]);
 const logLines: string[] = [];
@@ -87,7 +88,7 @@ describe("the elicitation page in Chromium", () => {
     await page.getByRole("heading", { name: "Credential saved" }).waitFor();
     expect(await page.getByRole("status").textContent()).toContain("You can return to your agent");
     expect(page.url()).toBe(url);
-    expect(await new ElicitedCredentialStore(stack().rest, keyring).get(stack().expositionId, bob)).toBe(credential);
+    expect(await new ElicitedCredentialStore(stack().rest, keyring).get(scope(), bob)).toBe(credential);
 
     // The link is used up: opening it again says so.
     const again = await page.goto(url);

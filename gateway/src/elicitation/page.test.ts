@@ -18,12 +18,13 @@ import { ElicitedCredentialStore, principalDigest } from "./credential-store.ts"
 import { newElicitationId } from "./elicitation-id.ts";
 import { type ElicitationPageParts, PAGE_BODY_LIMIT, PAGE_HEADERS } from "./page.ts";
 import { CSRF_COOKIE } from "./page-csrf.ts";
-import { elicitingExposition, type PageServer, pageServices, startPageServer } from "./page-testing.ts";
+import { elicitingExposition, elicitingScope, type PageServer, pageServices, startPageServer } from "./page-testing.ts";
 import { PendingElicitations } from "./pending-elicitations.ts";
 import { useElicitationStack } from "./testing.ts";
 
 const alice = { iss: "https://id.example", sub: "alice-7f3a" };
 const stack = useElicitationStack();
+const scope = () => elicitingScope(stack());
 const keyring = new ClusterKeyring([randomBytes(32)]);
 const logLines: string[] = [];
 
@@ -123,6 +124,8 @@ describe("the elicitation page", () => {
       /<input id="credential" name="credential" type="password" required[^>]*aria-describedby="credential-hint"/,
     );
     expect(shown.body).toContain("the header <code>X-Api-Key</code>, after <code>Key </code>");
+    // Where the credential goes: the plan's backend origin, so the user can tell a lure.
+    expect(shown.body).toContain(`It is sent only to <code>${scope().backend}</code>`);
     expect(shown.body).toContain("<code>get_weather</code>");
     expect(shown.body).not.toContain("<script");
     expect(shown.csrf).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
@@ -148,7 +151,7 @@ describe("the elicitation page", () => {
     expect(saved.body).toContain("<h1>Credential saved</h1>");
     expect(saved.body).toContain("You can return to your agent");
     expect(saved.body).not.toContain(credential);
-    expect(await store().get(stack().expositionId, alice)).toBe(credential);
+    expect(await store().get(scope(), alice)).toBe(credential);
 
     const again = await visitor.post(`/elicitations/${id}`, {
       csrf: csrf as string,
@@ -158,7 +161,7 @@ describe("the elicitation page", () => {
     expect(again.status).toBe(410);
     expectPageHeaders(again.headers);
     expect(again.body).toContain("expired or was already used");
-    expect(await store().get(stack().expositionId, alice)).toBe(credential);
+    expect(await store().get(scope(), alice)).toBe(credential);
     // Another replica (another page server on the same control plane) refuses it too.
     await withPage({}, async (replica) => {
       expect((await new Visitor(replica).get(`/elicitations/${id}`)).status).toBe(410);
@@ -175,7 +178,7 @@ describe("the elicitation page", () => {
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 410]);
     const winner = credentials[answers.findIndex((answer) => answer.status === 200)];
-    expect(await store().get(stack().expositionId, alice)).toBe(winner);
+    expect(await store().get(scope(), alice)).toBe(winner);
   });
 
   it("a control plane that cannot be reached: a 503 page, nothing shown", async () => {
@@ -243,14 +246,14 @@ describe("the elicitation page", () => {
       expect(refused.body).toContain("could not be checked");
       expect(refused.body).not.toContain(credential);
     }
-    expect(await store().get(stack().expositionId, alice)).not.toBe(credential);
+    expect(await store().get(scope(), alice)).not.toBe(credential);
     const accepted = await visitor.post(
       `/elicitations/${id}`,
       { credential, csrf: csrf as string, intent: "store" },
       { "sec-fetch-site": "same-origin" },
     );
     expect(accepted.status).toBe(200);
-    expect(await store().get(stack().expositionId, alice)).toBe(credential);
+    expect(await store().get(scope(), alice)).toBe(credential);
   });
 
   it("an unknown, malformed, expired or unserved id: 404 or 410, saying nothing more", async () => {
@@ -315,7 +318,7 @@ describe("the elicitation page", () => {
     // None of them used the id up.
     const credential = secret();
     expect((await visitor.post(`/elicitations/${id}`, { csrf: csrf as string, credential })).status).toBe(200);
-    expect(await store().get(stack().expositionId, alice)).toBe(credential);
+    expect(await store().get(scope(), alice)).toBe(credential);
   });
 
   it("revokes the user's stored credential, from the form and from the success page", async () => {
@@ -331,17 +334,17 @@ describe("the elicitation page", () => {
     expectPageHeaders(revoked.headers);
     expect(revoked.body).toContain("<h1>Credential removed</h1>");
     expect(revoked.body).not.toContain("Give a new credential"); // this link is used up
-    expect(await store().get(stack().expositionId, alice)).toBeUndefined();
+    expect(await store().get(scope(), alice)).toBeUndefined();
 
-    await store().put(stack().expositionId, alice, secret());
+    await store().put(scope(), alice, secret());
     const second = await pendingId();
     const { csrf: formCsrf } = await visitor.get(`/elicitations/${second}`);
     expect((await visitor.post(`/elicitations/${second}`, { intent: "revoke" })).status).toBe(403);
-    expect(await store().get(stack().expositionId, alice)).toBeDefined();
+    expect(await store().get(scope(), alice)).toBeDefined();
     const removed = await visitor.post(`/elicitations/${second}`, { csrf: formCsrf as string, intent: "revoke" });
     expect(removed.body).toContain("<h1>Credential removed</h1>");
     expect(removed.body).toContain(`<a href="${second}">Give a new credential</a>`);
-    expect(await store().get(stack().expositionId, alice)).toBeUndefined();
+    expect(await store().get(scope(), alice)).toBeUndefined();
     const none = await visitor.post(`/elicitations/${second}`, { csrf: formCsrf as string, intent: "revoke" });
     expect(none.body).toContain("<h1>No credential was stored</h1>");
     // Revoking did not use the link: the form still takes a credential.

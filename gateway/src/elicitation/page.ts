@@ -18,7 +18,7 @@
 import type { ElicitationView } from "@atrium/contract/rest";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CompiledExposition } from "../tools/source.ts";
-import { ELICITED_CREDENTIAL_MAX_BYTES, principalDigest } from "./credential-store.ts";
+import { credentialScope, ELICITED_CREDENTIAL_MAX_BYTES, principalDigest } from "./credential-store.ts";
 import { isElicitationId } from "./elicitation-id.ts";
 import type { ElicitationServices } from "./flow.ts";
 import { csrfHolds, formToken } from "./page-csrf.ts";
@@ -81,6 +81,7 @@ export function pageSubject(exposition: CompiledExposition | undefined, tool: st
     organization: exposition.organization.name,
     description: secret.description ?? "Your credential for the backend",
     tool,
+    backend: credentialScope(exposition).backend,
     placement: { in: secret.in, name: secret.name, prefix: secret.prefix },
   };
 }
@@ -89,6 +90,7 @@ type Found =
   | {
       kind: "open";
       elicitation: ElicitationView;
+      exposition: CompiledExposition;
       subject: PageSubject;
       used: boolean;
       signIn: SignInSettings | undefined;
@@ -112,7 +114,7 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     const signIn = signInSettings(exposition);
     // Fail closed: a page that cannot sign the user in takes no credential (the error handler's 503).
     if (signIn && !parts.signIn) throw new Error("this gateway cannot sign users in for the elicitation page");
-    return { kind: "open", elicitation, subject, used: elicitation.usedAt !== null, signIn };
+    return { kind: "open", elicitation, exposition, subject, used: elicitation.usedAt !== null, signIn };
   }
 
   /** Whether the plan lets this browser at the form: no sign-in asked, or one that matched the elicitation's user. */
@@ -209,10 +211,11 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
       return found.used ? html(reply, 403, CSRF_PAGE) : showForm(request, reply, "csrf");
     const { elicitation, subject } = found;
     const owner = { digest: elicitation.principal };
+    const scope = credentialScope(found.exposition);
     const intent = fields.get("intent") ?? "store";
 
     if (intent === "revoke") {
-      const removed = await store.delete(elicitation.expositionId, owner);
+      const removed = await store.delete(scope, owner);
       return html(reply, 200, revokedPage(subject, removed, found.used ? undefined : id));
     }
     if (intent !== "store") return showForm(request, reply, "unknownIntent");
@@ -224,7 +227,7 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     if (!consumed.ok)
       return consumed.reason === "unknown" ? html(reply, 404, NOT_FOUND_PAGE) : html(reply, 410, GONE_PAGE);
     try {
-      await store.put(elicitation.expositionId, owner, fields.get("credential") as string);
+      await store.put(scope, owner, fields.get("credential") as string);
     } catch (error) {
       // The id is used up: the user needs a new link, and must be told nothing was stored.
       request.log.error({ err: { message: (error as Error).message } }, "elicitation page: credential not stored");
