@@ -27,6 +27,12 @@ export function listPrompts(prompts: Prompt[]) {
   }));
 }
 
+/**
+ * Most text a filled prompt may hold, in characters: each placeholder repeats its argument, so a
+ * message of many placeholders and a long argument would otherwise grow to hundreds of megabytes.
+ */
+export const MAX_FILLED_PROMPT_CHARS = 4 * 1024 * 1024;
+
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
@@ -45,7 +51,23 @@ export function getPrompt(prompts: Prompt[], params: Record<string, unknown>, ht
       httpStatusOfInvalid,
     );
   }
-  const fill = (text: string) => text.replace(PLACEHOLDER, (_, key: string) => String(given[key] ?? ""));
+  let filledChars = 0;
+  const fill = (text: string) => {
+    const filled = text.replace(PLACEHOLDER, (placeholder: string, key: string) => {
+      const value = String(given[key] ?? "");
+      filledChars += value.length - placeholder.length;
+      if (filledChars + text.length > MAX_FILLED_PROMPT_CHARS) {
+        throw new McpError(
+          ERROR.invalidParams,
+          `The arguments make prompt ${prompt.name} longer than ${MAX_FILLED_PROMPT_CHARS} characters: give shorter ones`,
+          httpStatusOfInvalid,
+        );
+      }
+      return value;
+    });
+    filledChars += text.length;
+    return filled;
+  };
   const content = (message: Message) => {
     if (message.image) return { type: "image", data: message.image.data, mimeType: message.image.mimeType };
     if (message.audio) return { type: "audio", data: message.audio.data, mimeType: message.audio.mimeType };
