@@ -81,6 +81,10 @@ describe("service", () => {
     expect(row(shown, "KIND")).toBe("graphql");
     expect(shown.stdout).toMatch(/^product\s+POST\s+\/\s+A product\.$/m);
 
+    // A URL path ending in .graphql is imported as graphql: the test server's OpenAPI JSON is then no schema.
+    const fromUrl = ["service", "import", `${documentUrl}.graphql`, "--name", "from-url", "--version", "1"];
+    fails(await atrium(fromUrl), 1, "it is not a valid GraphQL schema");
+
     const named = join(dir, "store.txt");
     writeFileSync(named, "type Query {\n  a: [Int\n}\n");
     const flagged = ["service", "import", named, "--name", "broken", "--version", "1", "--kind", "graphql"];

@@ -38,7 +38,7 @@ const OPERATION_COLUMNS: Column<OperationSummary>[] = [
   "summary",
 ];
 
-/** A file's kind told by its extension (`.graphql`, `.gql`); otherwise the control plane tells it from the content. */
+/** A file's or URL path's kind told by its extension (`.graphql`, `.gql`); otherwise the control plane tells it from the content. */
 export function kindOfFile(file: string): ServiceKind | undefined {
   return [".graphql", ".gql"].includes(extname(file).toLowerCase()) ? "graphql" : undefined;
 }
@@ -57,6 +57,12 @@ function parseKind(value: string): ServiceKind {
   const parsed = serviceKind.safeParse(value);
   if (!parsed.success) throw new InvalidArgumentError(`${parsed.error.issues[0]?.message ?? "unknown kind"}.`);
   return parsed.data;
+}
+
+/** A file's path, or a URL's (a URL that does not parse has none: the control plane refuses it in words). */
+function pathOf(source: string): string {
+  if (!isHttpUrl(source)) return source;
+  return URL.canParse(source) ? new URL(source).pathname : "";
 }
 
 function isHttpUrl(source: string): boolean {
@@ -100,7 +106,7 @@ export function registerServiceCommands(program: Command, context: CliContext): 
         version: options.version,
         ...(options.description ? { description: options.description } : {}),
       };
-      const kind = options.kind ?? (isHttpUrl(source) ? undefined : kindOfFile(source));
+      const kind = options.kind ?? kindOfFile(pathOf(source));
       let created: ServiceView;
       if (isHttpUrl(source)) {
         created = await api.post(

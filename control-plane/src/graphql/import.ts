@@ -13,7 +13,7 @@ import type { ImportedDocument } from "../openapi/imported-document.ts";
 import { maxImportWarnings, maxSchemaNodes } from "../openapi/limits.ts";
 import type { JsonObject } from "../openapi/plain-json.ts";
 import { noRootFields, toolsTooLarge, unqueryableField } from "./errors.ts";
-import { type InputDefs, objectSchema } from "./input-schema.ts";
+import { type InputDefs, isRequired, objectSchema } from "./input-schema.ts";
 import { parseGraphqlSchema } from "./parse-schema.ts";
 import { selectField } from "./selection.ts";
 
@@ -102,7 +102,7 @@ function fieldOperation(
     tags: [operationType === "query" ? "Query" : "Mutation"],
     parameters: [],
     requestBody: {
-      required: field.args.some((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined),
+      required: field.args.some(isRequired),
       contentType: "application/json",
       schema: input,
     },
