@@ -381,6 +381,23 @@ describe("compileToolset: schemas that do not compile", () => {
   });
 });
 
+describe("compileToolset: GraphQL operations", () => {
+  it("leaves out an operation carrying a GraphQL call recipe, which this gateway does not call yet", () => {
+    const recipe = {
+      operationType: "query" as const,
+      fieldName: "pet",
+      operationName: "pet",
+      document: "query pet { pet }",
+    };
+    const graphql = operation({ operationId: "pet", method: "POST", path: "/", graphql: recipe });
+    const set = compileToolset(exposition({ operations: [graphql, ...petstore().slice(1, 2)] }));
+    expect(set.tools.map((t) => t.name)).toEqual(["createPet"]);
+    expect(set.warnings).toEqual([
+      "operation pet: left out (a GraphQL operation, which this gateway does not call yet)",
+    ]);
+  });
+});
+
 describe("compileToolset: validation", () => {
   it("reports violations by argument, readable by a model", () => {
     const show = tool("showPetById");

@@ -14,7 +14,8 @@
  *
  * In "Discovery" mode only search_tools, describe_tool and invoke_tool are listed (discovery.ts).
  *
- * A tool that fails to compile is left out with a warning; a schema ajv cannot compile only
+ * A tool that fails to compile, or one of a GraphQL Service (plans on those are refused until the
+ * gateways call GraphQL), is left out with a warning; a schema ajv cannot compile only
  * weakens that tool's validation (validator.ts). Neither fails the Exposition.
  */
 import { compileCustomTool } from "./custom-tool.ts";
@@ -48,7 +49,11 @@ export function compileToolset(exposition: CompiledExposition): Toolset {
   };
   exposition.service.operations.forEach((operation, index) => {
     const name = operationNames[index] ?? operation.operationId;
-    attempt(`operation ${operation.operationId}`, () => compileOperationTool(operation, name, validators));
+    attempt(`operation ${operation.operationId}`, () => {
+      // Fail closed: called as plain HTTP, a GraphQL operation would send its arguments as the body.
+      if (operation.graphql) throw new Error("a GraphQL operation, which this gateway does not call yet");
+      return compileOperationTool(operation, name, validators);
+    });
   });
   exposition.customTools.forEach((custom, index) => {
     const name = customNames[index] ?? custom.name;
