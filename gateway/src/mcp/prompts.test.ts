@@ -32,6 +32,7 @@ describe("getPrompt", () => {
     // Just under the bound still fills.
     const fits = "y".repeat(Math.floor(MAX_FILLED_PROMPT_CHARS / 10_000) - 1);
     const filled = getPrompt([prompt], { name: "echo", arguments: { word: fits } }, 400);
-    expect((filled.messages[0]?.content as { text: string }).text.length).toBe(fits.length * 10_000);
+    const content = filled.messages[0]?.content as { text: string } | undefined;
+    expect(content?.text.length).toBe(fits.length * 10_000);
   });
 });
