@@ -4,10 +4,11 @@
  * session. All of them succeed; a deleted session is refused; the gateway's RSS is sampled
  * before, during and after, and its live heap after a full GC is back where it was.
  *
- * Every session comes from 127.0.0.1, so the clients share one keep-alive pool of 256
- * connections (undici Agent), under the gateway's cap of 1,024 connections per client address
- * (ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS, its default): a 2025 session lives in its signed
- * Mcp-Session-Id, not in a connection, so any pooled connection carries any session.
+ * Every session comes from 127.0.0.1, so the clients share one keep-alive pool (undici Agent) with
+ * a connection for each session's notification stream and more for the POSTs, under a cap per
+ * client address raised to let them all in (ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS): a 2025
+ * session lives in its signed Mcp-Session-Id, not in a connection, so any pooled connection
+ * carries any of its POSTs.
  */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,7 +20,11 @@ import { recordFigures } from "../figures.ts";
 import { type ExposedGateway, type GatewayProcess, startExposedGateway, watchMemory } from "../gateway-process.ts";
 
 const SESSIONS = 1_000;
-const CLIENT_CONNECTIONS = 256;
+/**
+ * Each official client holds its session's notification stream (a GET) open while it lives, as a
+ * real client does: one connection per session for those, and 512 more shared by the POSTs.
+ */
+const CLIENT_CONNECTIONS = SESSIONS + 512;
 const MIB = 1024 ** 2;
 
 let exposed: ExposedGateway;
@@ -32,7 +37,8 @@ beforeAll(async () => {
   // process with the 1,000 clients.
   exposed = await startExposedGateway("sessions", {
     plan: { apiKey: true, backendTimeoutMs: 10_000 },
-    env: { ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: "1024" },
+    // Every client is 127.0.0.1 here: the per-address bound must let them all in.
+    env: { ATRIUM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: String(2 * CLIENT_CONNECTIONS) },
   });
   gateway = exposed.gateway;
   agent = new Agent({ connections: CLIENT_CONNECTIONS, keepAliveTimeout: 30_000 });
