@@ -1,22 +1,27 @@
 /**
  * The benchmark's backend: a bare `node:http` server answering `GET /pets/{id}` with a small
- * JSON pet (44 bytes), 404 for anything else. Started by run.ts as a child process; it
- * prints `listening <url>` once it accepts connections.
+ * JSON pet (44 bytes), `GET /large/pets/{id}` with a pet of about 10 KB (its owner, category, tags
+ * and visit history: the output filter benchmark's answer), 404 for anything else. Started by
+ * run.ts as a child process; it prints `listening <url>` once it accepts connections.
  *
  *   node bench/gateway/backend.ts [port]
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { largePet } from "./large-pet.ts";
 
-const petPath = /^\/pets\/(\d+)$/;
+const petPath = /^\/(large\/)?pets\/(\d+)$/;
 
 const server = createServer((request, response) => {
-  const petId = request.method === "GET" ? petPath.exec(request.url ?? "")?.[1] : undefined;
-  if (petId === undefined) {
+  const match = request.method === "GET" ? petPath.exec(request.url ?? "") : null;
+  if (!match) {
     response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
     return;
   }
-  const body = JSON.stringify({ id: Number(petId), name: `pet-${petId}`, status: "available" });
+  const petId = match[2] as string;
+  const body = JSON.stringify(
+    match[1] ? largePet(Number(petId)) : { id: Number(petId), name: `pet-${petId}`, status: "available" },
+  );
   response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   response.end(body);
 });

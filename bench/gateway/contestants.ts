@@ -89,8 +89,13 @@ export interface RunningContestant {
   close(): Promise<void>;
 }
 
+/** The backend's protocol: an atrium contestant is held to the pass-through of its own protocol. */
+export type BackendProtocol = "openapi" | "graphql" | "grpc";
+
 export interface Contestant {
   name: string;
+  /** GraphQL contestants (and their pass-through) call the GraphQL backend; the others, absent, the REST one. */
+  protocol?: BackendProtocol;
   /** What it is, for the report. */
   description: string;
   /** Atrium contestants: how its endpoint authenticates clients (the report compares each mode with none). */
@@ -119,9 +124,14 @@ function checkPet(response: unknown): void {
 }
 
 /** A contestant loaded with MCP 2026-07-28 stateless tools/call of getPet, `headers` on each. */
-function statelessCalls(child: Child, url: string, headers: Record<string, string>): RunningContestant {
-  return onRequest(child, { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID, "getPet", true) }, () =>
-    postJson(url, headers, toolCallBody(1, PET_ID, "getPet", true)).then((r) => checkPet(r.json)),
+function statelessCalls(
+  child: Child,
+  url: string,
+  headers: Record<string, string>,
+  tool = "getPet",
+): RunningContestant {
+  return onRequest(child, { url, method: "POST", headers, body: toolCallBody("[<id>]", PET_ID, tool, true) }, () =>
+    postJson(url, headers, toolCallBody(1, PET_ID, tool, true)).then((r) => checkPet(r.json)),
   );
 }
 
@@ -158,6 +168,36 @@ export const passThrough: Contestant = {
     return profileDir ? { ...running, profileDir } : running;
   },
 };
+
+/** The GraphQL contestants' backend (graphql-backend.ts), a child process on the harness core: its URL. */
+export async function startGraphqlBackend(): Promise<string> {
+  const child = startPinned("GraphQL backend", HARNESS_CORE, [join(here, "graphql-backend.ts")]);
+  return (await child.waitForOutput(listening))[1] ?? "";
+}
+
+export const GRAPHQL_PASS_THROUGH = "GraphQL pass-through";
+
+/** pass-through.ts in its GraphQL mode, in front of the GraphQL backend at `backendUrl`. */
+export function graphqlPassThrough(backendUrl: string): Contestant {
+  return {
+    name: GRAPHQL_PASS_THROUGH,
+    protocol: "graphql",
+    description:
+      "pass-through.ts in its GraphQL mode: parse the JSON-RPC body, `POST /graphql` of the gateway's own document with `{petId}` as variables to the GraphQL backend (graphql-http, graphql-backend.ts), wrap its body as a text result. No validation, the answer not read.",
+    start: async (context) => {
+      const profileDir = context.profileDir && join(context.profileDir, "graphql-pass-through");
+      const child = startPinned("GraphQL pass-through", CONTESTANT_CORE, [
+        ...profilerArgs(profileDir),
+        join(here, "pass-through.ts"),
+        backendUrl,
+        "graphql",
+      ]);
+      const url = `${(await child.waitForOutput(listening))[1]}/mcp`;
+      const running = statelessCalls(child, url, modernHeaders("getPet"));
+      return profileDir ? { ...running, profileDir } : running;
+    },
+  };
+}
 
 /** The real gateway (`gateway/src/main.ts`) serving `expositionId` from the control plane, fresh cache. */
 export async function startAtriumGateway(
@@ -231,16 +271,66 @@ async function startExpositionGateway(
 
 export function atrium(
   name: string,
-  exposition: { id: string; auth: AtriumAuth; credential?: ClientCredential; gatewayId: string; role: string },
+  exposition: {
+    id: string;
+    auth: AtriumAuth;
+    credential?: ClientCredential;
+    gatewayId: string;
+    role: string;
+    protocol?: BackendProtocol;
+    /** The tool called, when not getPet (a gRPC Service's tools are named <Service>_<Method>). */
+    tool?: string;
+  },
 ): Contestant {
+  const graphql =
+    exposition.protocol === "graphql"
+      ? " The Service is the GraphQL backend's schema (kind graphql): each call POSTs the imported document to graphql-http, and the answer's data is checked against the tool's outputSchema and returned as structuredContent."
+      : exposition.protocol === "grpc"
+        ? " The Service is the gRPC backend's .proto (kind grpc), published at its grpc:// address: each call encodes the arguments as the request message (@bufbuild/protobuf), calls pets.v1.Pets/GetPet over the gateway's pooled @grpc/grpc-js channel, and decodes the answer to proto3 JSON, checked against the tool's outputSchema and returned as structuredContent."
+        : "";
+  const tool = exposition.tool ?? "getPet";
   return {
     name,
     auth: exposition.auth,
     era: "stateless",
-    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP 2026-07-28 stateless tools/call, ${AUTH_DESCRIPTIONS[exposition.auth]}`,
+    ...(exposition.protocol ? { protocol: exposition.protocol } : {}),
+    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP 2026-07-28 stateless tools/call, ${AUTH_DESCRIPTIONS[exposition.auth]}${graphql}`,
     start: async (context) => {
       const { child, url, profileDir } = await startExpositionGateway(context, exposition);
-      const running = statelessCalls(child, url, modernHeaders("getPet", exposition.credential));
+      const running = statelessCalls(child, url, modernHeaders(tool, exposition.credential), tool);
+      return profileDir ? { ...running, profileDir } : running;
+    },
+  };
+}
+
+/** The gRPC contestants' backend (grpc-backend.ts), a child process on the harness core: its `grpc://` URL. */
+export async function startGrpcBackend(): Promise<string> {
+  const child = startPinned("gRPC backend", HARNESS_CORE, [join(here, "grpc-backend.ts")]);
+  return (await child.waitForOutput(/listening (grpc:\/\/\S+)/))[1] ?? "";
+}
+
+export const GRPC_PASS_THROUGH = "gRPC pass-through";
+
+/**
+ * grpc-pass-through.ts in front of the gRPC backend at `backendUrl`, with the .proto's descriptors
+ * (`descriptorSet`, base64), called as `tool` (the gateway's name, so both get the same request).
+ */
+export function grpcPassThrough(backendUrl: string, descriptorSet: string, tool: string): Contestant {
+  return {
+    name: GRPC_PASS_THROUGH,
+    protocol: "grpc",
+    description:
+      "grpc-pass-through.ts: parse the JSON-RPC body, encode its arguments as the request message (proto3 JSON to binary with @bufbuild/protobuf and the .proto's descriptors, pets-grpc.ts), call pets.v1.Pets/GetPet with one @grpc/grpc-js client, decode the answer to proto3 JSON and wrap it as a text result. The same protocol work as the gateway; no validation, metadata, limits or metrics.",
+    start: async (context) => {
+      const profileDir = context.profileDir && join(context.profileDir, "grpc-pass-through");
+      const child = startPinned(GRPC_PASS_THROUGH, CONTESTANT_CORE, [
+        ...profilerArgs(profileDir),
+        join(here, "grpc-pass-through.ts"),
+        backendUrl,
+        descriptorSet,
+      ]);
+      const url = `${(await child.waitForOutput(listening))[1]}/mcp`;
+      const running = statelessCalls(child, url, modernHeaders(tool), tool);
       return profileDir ? { ...running, profileDir } : running;
     },
   };

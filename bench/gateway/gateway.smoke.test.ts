@@ -1,6 +1,6 @@
 /**
  * CI smoke of the gateway hot-path benchmark: `node bench/gateway/run.ts --quick` runs end to
- * end (every contestant, the first-call timings, the scale checks) and prints its table and
+ * end (every contestant, GraphQL ones included, the first-call timings, the scale checks) and prints its table and
  * ratio lines. Not a timed test — the numbers are never asserted, only that every row and ratio
  * line is there. The Go SDK contestant is built first, in its own hook (a cold build takes
  * about a minute; a warm cache, nothing).
@@ -27,12 +27,28 @@ describe("gateway benchmark (smoke)", () => {
       "@ivotoby/openapi-mcp-server",
       "official SDK",
       "official Go SDK",
+      "GraphQL pass-through",
+      "atrium GraphQL (no auth)",
+      "gRPC pass-through",
+      "atrium gRPC (no auth)",
     ]) {
       // The name, then its req/s (a harness-bound row carries a ‡ after the number).
       expect(stdout).toMatch(new RegExp(`^\\| ${contestant.replace(/[().]/g, "\\$&")} \\| [\\d,]+[^|\\d]*\\|`, "m"));
     }
     expect(stdout).toMatch(
       /atrium \(no auth\): throughput \/ pass-through = \d+\.\d+ \(target ≥ 0\.95: (met|MISSED)\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium GraphQL \(no auth\): throughput \/ GraphQL pass-through = \d+\.\d+ \(target ≥ 0\.9: (met|MISSED)\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium GraphQL \(no auth\): CPU per call \/ GraphQL pass-through = \d+\.\d+ \([\d,]+ µs against [\d,]+ µs\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium gRPC \(no auth\): throughput \/ gRPC pass-through = \d+\.\d+ \(target ≥ 0\.9: (met|MISSED)\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium gRPC \(no auth\): CPU per call \/ gRPC pass-through = \d+\.\d+ \([\d,]+ µs against [\d,]+ µs\)/,
     );
     expect(stdout).toMatch(/atrium \(OAuth\): CPU per call \/ pass-through = \d+\.\d+ \(target ≤ 1\.1: (met|MISSED)\)/);
     expect(stdout).toMatch(

@@ -166,6 +166,7 @@ function resultOf(tally: Tally): ContestantResult {
     kind: tally.kind,
     ...(contestant.auth ? { auth: contestant.auth } : {}),
     ...(contestant.era ? { era: contestant.era } : {}),
+    ...(contestant.protocol ? { protocol: contestant.protocol } : {}),
     ...(tally.failure ? { failure: tally.failure } : {}),
     throughput,
     roundsPerSecond,

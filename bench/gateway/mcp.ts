@@ -82,8 +82,10 @@ export function petOf(response: unknown): Pet {
   if (!result || result.isError || text === undefined) {
     throw new Error(`not a successful tools/call result: ${JSON.stringify(response).slice(0, 500)}`);
   }
-  const pet = JSON.parse(text) as Pet;
-  if (typeof pet.id !== "number") throw new Error(`the result has no pet: ${text.slice(0, 500)}`);
+  // A GraphQL tool answers `{getPet: …}`, the GraphQL pass-through the whole `{data: {getPet: …}}`.
+  const value = JSON.parse(text) as Pet & { getPet?: Pet; data?: { getPet?: Pet } };
+  const pet = value.data?.getPet ?? value.getPet ?? value;
+  if (typeof pet?.id !== "number") throw new Error(`the result has no pet: ${text.slice(0, 500)}`);
   return pet;
 }
 

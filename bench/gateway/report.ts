@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, release } from "node:os";
 import type { AuthCostResult } from "./auth-cost.ts";
-import type { AtriumAuth, AtriumEra } from "./contestants.ts";
+import type { AtriumAuth, AtriumEra, BackendProtocol } from "./contestants.ts";
 import type { FirstCallResult } from "./first-call.ts";
 import { type LoadResult, median } from "./load.ts";
 import { REPO_ROOT } from "./processes.ts";
@@ -17,6 +17,10 @@ export const TARGETS = {
   /** Stateless atrium contestants (no auth, API key, OAuth) against the bare pass-through (issue 17). */
   throughputVsPassThrough: 0.95,
   cpuVsPassThrough: 1.1,
+  /** The atrium GraphQL contestant against its own pass-through to the same GraphQL backend (issue 21). */
+  graphqlThroughputVsPassThrough: 0.9,
+  /** The atrium gRPC contestant against its own pass-through to the same gRPC backend (issue 21). */
+  grpcThroughputVsPassThrough: 0.9,
   addedP50OverPassThroughMs: 0.2,
   /** The 2025 session era against the stateless era, both without client auth (issue 17). */
   sessionThroughputVsStateless: 0.85,
@@ -41,6 +45,8 @@ export interface ContestantResult {
   auth?: AtriumAuth;
   /** Atrium contestants: stateless calls or 2025 sessions. */
   era?: AtriumEra;
+  /** GraphQL contestants and their pass-through; absent for the REST ones. */
+  protocol?: BackendProtocol;
   /** Set when it could not be measured; the other fields are then NaN. */
   failure?: string;
   /** Throughput over all rounds; `perSecond` is the median round's. */
@@ -148,20 +154,33 @@ const forComparison = (line: string): [string, boolean] => [`${line} (for compar
 /** One line per target; `missed` counts the targets not met (n/a counts as missed). */
 export function ratioLines(results: ContestantResult[]): { lines: string[]; missed: number } {
   const measured = results.filter((r) => !r.failure);
-  const passThrough = measured.find((r) => r.kind === "pass-through");
+  const passThroughOf = (protocol: BackendProtocol | undefined) =>
+    measured.find((r) => r.kind === "pass-through" && r.protocol === protocol);
+  const passThrough = passThroughOf(undefined);
   const peers = measured.filter((r) => r.kind === "peer" || r.kind === "anchor");
-  const stateless = measured.find((r) => r.kind === "atrium" && r.era === "stateless" && r.auth === "none");
+  const stateless = measured.find(
+    (r) => r.kind === "atrium" && r.era === "stateless" && r.auth === "none" && r.protocol === undefined,
+  );
   const lines: string[] = [];
   let missed = 0;
   for (const atrium of results.filter((r) => r.kind === "atrium")) {
     const checks =
       atrium.era === "session"
         ? sessionChecks(atrium, stateless)
-        : [
-            ...passThroughChecks(atrium, passThrough),
-            ...peers.map((peer) => peerCheck(atrium, peer)),
-            ...(atrium.auth && atrium.auth !== "none" && stateless ? authCostChecks(atrium, stateless) : []),
-          ];
+        : atrium.protocol === "graphql"
+          ? protocolChecks(
+              atrium,
+              passThroughOf("graphql"),
+              "GraphQL pass-through",
+              TARGETS.graphqlThroughputVsPassThrough,
+            )
+          : atrium.protocol === "grpc"
+            ? protocolChecks(atrium, passThroughOf("grpc"), "gRPC pass-through", TARGETS.grpcThroughputVsPassThrough)
+            : [
+                ...passThroughChecks(atrium, passThrough),
+                ...peers.map((peer) => peerCheck(atrium, peer)),
+                ...(atrium.auth && atrium.auth !== "none" && stateless ? authCostChecks(atrium, stateless) : []),
+              ];
     for (const [line, met] of checks) {
       lines.push(line);
       if (!met) missed += 1;
@@ -188,6 +207,25 @@ function passThroughChecks(atrium: ContestantResult, passThrough: ContestantResu
       true,
       " ms",
     ),
+  ];
+}
+
+/**
+ * A GraphQL or gRPC contestant against the pass-through to the same backend (`label`, e.g. "GraphQL
+ * pass-through"): throughput has a target, CPU is reported.
+ */
+function protocolChecks(
+  atrium: ContestantResult,
+  passThrough: ContestantResult | undefined,
+  label: string,
+  target: number,
+): [string, boolean][] {
+  const throughput = roundRatio(atrium, (round) => passThrough?.roundsPerSecond[round] ?? Number.NaN);
+  const cpu = atrium.cpuMicrosPerCall / (passThrough?.cpuMicrosPerCall ?? Number.NaN);
+  const micros = `${thousands(atrium.cpuMicrosPerCall)} µs against ${thousands(passThrough?.cpuMicrosPerCall)} µs`;
+  return [
+    againstTarget(ratio(atrium.name, `throughput / ${label}`, throughput), throughput, target),
+    forComparison(`${ratio(atrium.name, `CPU per call / ${label}`, cpu)} (${micros})`),
   ];
 }
 

@@ -5,7 +5,9 @@
  * @ivotoby/openapi-mcp-server, a server on the official TypeScript SDK and one on the official
  * Go SDK (built once, go-sdk-build.ts) — serves getPet → `GET /pets/{id}` as its own child
  * process pinned to core 0, while the backend, the control plane, the OAuth contestant's JWKS server
- * (oauth-issuer.ts) and the load generator (autocannon, in this process) run on core 1.
+ * (oauth-issuer.ts) and the load generator (autocannon, in this process) run on core 1. GraphQL:
+ * the gateway publishing a GraphQL Service's `getPet` query and its own bare pass-through, both in
+ * front of one graphql-http backend (graphql-backend.ts, core 1), compared with each other.
  * Measured per contestant (hot-path.ts): req/s at 32 connections, p50/p99 at 1 connection, CPU
  * µs per call (/proc/<pid>/stat), core busy shares, RSS — in rounds that interleave the
  * contestants. Then what a token costs before it is cached (first-call.ts: a cold key set, a new
@@ -45,11 +47,17 @@ import {
   type BenchContext,
   type Contestant,
   direct,
+  GRAPHQL_PASS_THROUGH,
+  GRPC_PASS_THROUGH,
   goSdk,
+  graphqlPassThrough,
+  grpcPassThrough,
   ivotoby,
   officialSdk,
   passThrough,
   startBenchContext,
+  startGraphqlBackend,
+  startGrpcBackend,
 } from "./contestants.ts";
 import {
   createFirstCallExpositions,
@@ -59,6 +67,8 @@ import {
 } from "./first-call.ts";
 import { measureHotPath } from "./hot-path.ts";
 import { BenchIssuer } from "./oauth-issuer.ts";
+import { PETS_SDL } from "./pets-graphql.ts";
+import { PETS_DESCRIPTOR_SET, PETS_PROTO } from "./pets-grpc.ts";
 import { HARNESS_CORE, pinSelf, REPO_ROOT, scratchFolder, stopAll } from "./processes.ts";
 import { type ContestantResult, fullReport, type RunSettings, updateDoc } from "./report.ts";
 import {
@@ -68,7 +78,15 @@ import {
   type ScaleResults,
   toolsListAtScale,
 } from "./scale.ts";
-import { createExposition, createGroup, createPlan, createService, petsOpenApi } from "./setup.ts";
+import {
+  createExposition,
+  createGraphqlService,
+  createGroup,
+  createGrpcService,
+  createPlan,
+  createService,
+  petsOpenApi,
+} from "./setup.ts";
 
 const { values } = parseArgs({
   options: {
@@ -129,7 +147,8 @@ const progress = (message: string) => process.stderr.write(`[gateway bench] ${me
 const peers = new Set([ivotoby.name, officialSdk.name]);
 function kindOf(contestant: Contestant): ContestantResult["kind"] {
   if (contestant === direct) return "direct";
-  if (contestant === passThrough) return "pass-through";
+  if (contestant === passThrough || contestant.name === GRAPHQL_PASS_THROUGH || contestant.name === GRPC_PASS_THROUGH)
+    return "pass-through";
   if (contestant === goSdk) return "anchor";
   return peers.has(contestant.name) ? "peer" : "atrium";
 }
@@ -158,10 +177,29 @@ async function createHotPlans(context: BenchContext, admin: ApiClient, issuer: B
           }
         : {}),
     });
+  const grpcBackendUrl = await startGrpcBackend();
+  const grpcService = await createGrpcService(admin, "pets-grpc", PETS_PROTO);
+  const graphqlBackendUrl = await startGraphqlBackend();
+  const graphqlServiceId = await createGraphqlService(admin, "pets-graphql", PETS_SDL);
   return {
     open: await plan("open"),
     keyed: await plan("keyed", { apiKey: true }),
     oauth: await plan("oauth", { oauth: true }),
+    graphql: await createPlan(admin, {
+      name: "pets-graphql",
+      serviceId: graphqlServiceId,
+      backendUrl: `${graphqlBackendUrl}/graphql`,
+      apiKey: false,
+    }),
+    graphqlBackendUrl,
+    grpc: await createPlan(admin, {
+      name: "pets-grpc",
+      serviceId: grpcService.id,
+      backendUrl: grpcBackendUrl,
+      apiKey: false,
+    }),
+    grpcBackendUrl,
+    grpcService,
   };
 }
 
@@ -198,6 +236,19 @@ async function hotPath(
     ivotoby,
     officialSdk,
     goSdk,
+    graphqlPassThrough(plans.graphqlBackendUrl),
+    atrium("atrium GraphQL (no auth)", {
+      ...(await scenario("graphql", plans.graphql.id)),
+      auth: "none",
+      protocol: "graphql",
+    }),
+    grpcPassThrough(plans.grpcBackendUrl, PETS_DESCRIPTOR_SET, plans.grpcService.tool),
+    atrium("atrium gRPC (no auth)", {
+      ...(await scenario("grpc", plans.grpc.id)),
+      auth: "none",
+      protocol: "grpc",
+      tool: plans.grpcService.tool,
+    }),
   ];
   const unknown = chosen?.filter((name) => !contestants.some((c) => c.name === name)) ?? [];
   if (unknown.length > 0) {

@@ -6,7 +6,7 @@
  * that label serves that scenario's Expositions and nothing else.
  */
 import { type ApiClient, TEST_ADMIN } from "@atrium/control-plane/testing";
-import type { circuitBreaker, oauthSettings, planLimits } from "@atrium/crds";
+import type { circuitBreaker, oauthSettings, planLimits, toolOutputFilters } from "@atrium/crds";
 import { FIXTURE_OPENAPI } from "@atrium/gateway/testing";
 import type { z } from "zod";
 
@@ -100,6 +100,27 @@ export async function createService(admin: ApiClient, name: string, openapi: Rec
   return service.id as string;
 }
 
+/** A Service of kind graphql imported from `sdl`: its id. */
+export async function createGraphqlService(admin: ApiClient, name: string, sdl: string) {
+  const body = { name, version: "1", kind: "graphql", openapi: { inline: sdl } };
+  return (await expectStatus(admin, "POST", "/api/v1/services", body, 201)).id as string;
+}
+
+/** A Service of kind grpc imported from one .proto file: its id, and the name of its one tool. */
+export async function createGrpcService(admin: ApiClient, name: string, proto: string) {
+  const body = {
+    name,
+    version: "1",
+    kind: "grpc",
+    openapi: { protoFiles: [{ path: `${name}.proto`, content: proto }] },
+  };
+  const id = (await expectStatus(admin, "POST", "/api/v1/services", body, 201)).id as string;
+  const service = await expectStatus(admin, "GET", `/api/v1/services/${id}`, undefined, 200);
+  const [operation] = service.operations as { operationId: string }[];
+  if (!operation) throw new Error(`the gRPC Service ${name} has no operation`);
+  return { id, tool: operation.operationId };
+}
+
 /** What a plan is written with; the rest of the plan is left at its defaults. */
 export interface PlanOptions {
   name: string;
@@ -110,6 +131,7 @@ export interface PlanOptions {
   oauth?: z.input<typeof oauthSettings>;
   circuitBreaker?: z.input<typeof circuitBreaker>;
   limits?: z.input<typeof planLimits>;
+  toolOutputFilters?: z.input<typeof toolOutputFilters>;
   /** Operations whose tools the plan leaves out. */
   excludedOperations?: string[];
 }

@@ -20,6 +20,7 @@ export {
 } from "./ended-sessions.ts";
 export {
   GraphqlCall,
+  GrpcCall,
   HttpMethod,
   JsonSchemaObject,
   NormalizedOperation,
@@ -43,8 +44,11 @@ export {
   compiledExposition,
   type PlanSettings,
   planBackendSecret,
+  planBackendTls,
   planSettings,
+  type ResolvedBackendTls,
   resolvedBackendSecret,
+  resolvedBackendTls,
   snapshotEnvelope,
   snapshotEvent,
   storedPlanSettings,

@@ -82,6 +82,30 @@ export const GraphqlCall = z.object({
 });
 export type GraphqlCall = z.infer<typeof GraphqlCall>;
 
+/**
+ * How to call a gRPC method (issue 21): the gateway encodes the tool's arguments (proto3 JSON) as
+ * the request message, calls `/<service>/<method>` on the plan's `grpc://` (h2c) or `grpcs://`
+ * (TLS) endpoint, and decodes the answer back to proto3 JSON. The descriptors travel with the
+ * recipe, so a gateway needs no `.proto` file and no reflection of its own.
+ */
+export const GrpcCall = z.object({
+  /** The fully-qualified service name, e.g. `petstore.v1.PetService`. */
+  service: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/),
+  /** The method's name in that service, e.g. `GetPet`. */
+  method: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+  /** `unary`, or `server` for a server-streaming method (its messages are collected into an array, up to the plan's limit). */
+  streaming: z.enum(["unary", "server"]),
+  /** Fully-qualified message names of the request and the response, e.g. `petstore.v1.GetPetRequest`. */
+  requestType: z.string().min(1),
+  responseType: z.string().min(1),
+  /**
+   * A serialized `google.protobuf.FileDescriptorSet`, base64: the method's file and every file it
+   * imports, transitively (well-known types included), so the set resolves on its own.
+   */
+  descriptorSet: z.string().min(1),
+});
+export type GrpcCall = z.infer<typeof GrpcCall>;
+
 export const NormalizedOperation = z.object({
   /** The document's operationId, or one derived from method and path (the control plane's `synthesizeOperationId`). */
   operationId: z.string().min(1),
@@ -100,5 +124,12 @@ export const NormalizedOperation = z.object({
   extensions: z.record(z.string().regex(/^x-/), z.unknown()),
   /** Set on an operation of a GraphQL Service: the call recipe (method and path say `POST /`). */
   graphql: GraphqlCall.optional(),
+  /**
+   * Set on an operation of a gRPC Service: the call recipe (method says `POST`, path
+   * `/<service>/<method>`). Its request body's schema is the request message's proto3 JSON; its one
+   * response (`200`) has the schema of one response message, also for a server-streaming method
+   * (whose messages the gateway collects into an array).
+   */
+  grpc: GrpcCall.optional(),
 });
 export type NormalizedOperation = z.infer<typeof NormalizedOperation>;

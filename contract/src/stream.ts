@@ -7,15 +7,19 @@
  */
 import {
   backendSecretFields,
+  backendTls,
   bearerPlacementRule,
   configurationPlanSpec,
   elicitSignIn,
   exactlyOneOf,
+  exchangedBearerPlacementRule,
   mcpPrompt,
   mcpResource,
   mcpResourceTemplate,
   oauth2ClientCredentials,
   storedCustomTool,
+  tokenExchange,
+  tokenExchangeFields,
 } from "@atrium/crds";
 import { z } from "zod";
 import { endedSession } from "./ended-sessions.ts";
@@ -27,14 +31,17 @@ export const planBackendSecret = exactlyOneOf(
   z.object({
     secretId: storedSecretId.optional(),
     oauth2ClientCredentials: oauth2ClientCredentials("secretId", storedSecretId).optional(),
+    tokenExchange: tokenExchange("secretId", storedSecretId).optional(),
     ...backendSecretFields,
   }),
-  ["secretId", "env", "elicit", "oauth2ClientCredentials"],
-  [bearerPlacementRule],
+  ["secretId", "env", "elicit", "oauth2ClientCredentials", "tokenExchange"],
+  [bearerPlacementRule, exchangedBearerPlacementRule],
 );
+/** The CR's backend TLS, with a stored secret's id where the CR names a SecretSource. */
+export const planBackendTls = backendTls("secretId", storedSecretId);
 export const planSettings = configurationPlanSpec
-  .omit({ serviceRef: true, apiKey: true, backendSecret: true, backendEndpoint: true })
-  .extend({ backendSecret: planBackendSecret.optional() });
+  .omit({ serviceRef: true, apiKey: true, backendSecret: true, backendTls: true, backendEndpoint: true })
+  .extend({ backendSecret: planBackendSecret.optional(), backendTls: planBackendTls.optional() });
 export type PlanSettings = z.output<typeof planSettings>;
 
 /**
@@ -57,35 +64,59 @@ const resolvedValue = {
 
 /**
  * The backend secret as the gateway uses it: a value, an environment variable, elicitation, or
- * OAuth 2.0 client credentials (with their client secret resolved like a value or a variable).
+ * OAuth 2.0 client credentials or token exchange (with their client secret resolved like a value
+ * or a variable).
  */
+const resolvedClientSecret = z.object({ source: z.enum(["value", "env"]), ...resolvedValue });
 export const resolvedBackendSecret = z.object({
-  source: z.enum(["value", "env", "elicit", "oauth2ClientCredentials"]),
+  source: z.enum(["value", "env", "elicit", "oauth2ClientCredentials", "tokenExchange"]),
   ...resolvedValue,
   description: z.string().optional(),
   /** Source "elicit": the page signs the user in before it takes a credential. */
   signIn: elicitSignIn.optional(),
   clientCredentials: oauth2ClientCredentials("value", z.string())
     .omit({ clientSecret: true })
-    .extend({ clientSecret: z.object({ source: z.enum(["value", "env"]), ...resolvedValue }) })
+    .extend({ clientSecret: resolvedClientSecret })
     .optional(),
+  tokenExchange: z.object({ ...tokenExchangeFields, clientSecret: resolvedClientSecret }).optional(),
   in: backendSecretFields.in,
   name: backendSecretFields.name,
   prefix: backendSecretFields.prefix,
 });
+
+/** A PEM the gateway reads: decrypted by the control plane (a stored secret), or a file on the gateway. */
+const resolvedPem = z.object({
+  source: z.enum(["value", "file"]),
+  /** The PEM (source "value"), sent only to gateways of the organization. */
+  value: z.string().optional(),
+  /** The absolute path (source "file"). */
+  path: z.string().optional(),
+});
+
+/** The backend TLS as the gateway uses it: every stored secret resolved to its value. */
+export const resolvedBackendTls = z.object({
+  caBundle: z.string().optional(),
+  caFile: z.string().optional(),
+  trustSystemCAs: z.boolean().optional(),
+  clientCertificate: resolvedPem.optional(),
+  clientKey: resolvedPem.optional(),
+  serverName: z.string().optional(),
+});
+export type ResolvedBackendTls = z.output<typeof resolvedBackendTls>;
 
 export const compiledExposition = z.object({
   id: z.string(),
   name: z.string(),
   organization: z.object({ id: z.string(), name: z.string() }),
   gatewayGroupId: z.number(),
-  plan: planSettings.omit({ backendSecret: true }).extend({
+  plan: planSettings.omit({ backendSecret: true, backendTls: true }).extend({
     id: z.string(),
     name: z.string(),
     backendEndpoint: z.string(),
     /** SHA-256 (hex) of the client API key; null when the endpoint has none. */
     apiKeyHash: z.string().nullable(),
     backendSecret: resolvedBackendSecret.optional(),
+    backendTls: resolvedBackendTls.optional(),
   }),
   service: z.object({
     id: z.string(),

@@ -180,6 +180,12 @@ export const errors = {
     const message = `${reason}: the gateways cannot call ${kind === "graphql" ? "GraphQL" : kind} backends yet, so a ${kind} Service cannot be published by a ConfigurationPlan`;
     return new ApiError(422, "SERVICE_KIND_NOT_PUBLISHABLE", message, [{ field, message }]);
   },
+  /** A plan's backendEndpoint whose scheme is not the one its Service's kind is called at (routes/service-kinds.ts). */
+  endpointSchemeMismatch: (kind: string, schemes: readonly string[], scheme: string, field: string, reason: string) => {
+    const allowed = schemes.map((s) => `${s}//`).join(" or ");
+    const message = `${reason}: the backendEndpoint of a ${kind} Service must start with ${allowed}${scheme ? `, not ${scheme}//` : ""}`;
+    return new ApiError(422, "BACKEND_ENDPOINT_SCHEME", message, [{ field, message }]);
+  },
   invalidOpenApi: (code: string, message: string, field: string, location: unknown) =>
     new ApiError(422, code, message, [{ field, message }], {}, location ? { location } : {}),
   databaseUnavailable: () =>

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
-import { validSamples } from "@atrium/crds";
+import { petstoreOpenApi } from "@atrium/crds";
 import { recordSecret, recordSecretFields, testLogging } from "@atrium/reliability/secrets";
 import type { SQL } from "drizzle-orm";
 import pg from "pg";
@@ -16,6 +16,9 @@ import { parseKeySet } from "./secrets/key-set.ts";
 
 /** Values and mutations for fuzz tests (fast-check). */
 export { type Json, mutatedAt } from "./fuzz-values.ts";
+/** The GraphQL importer on its own, and its small store schema, for the gateway's GraphQL tests (issue 21). */
+export { importGraphqlText } from "./graphql/import.ts";
+export { storeSdl } from "./graphql/test-schemas.ts";
 /**
  * The OpenAPI importer on its own (no database), for its benchmark; the import proper in this
  * thread (what the import worker runs) and its coded refusal, for the import fuzz test.
@@ -26,12 +29,7 @@ export { runImportInWorker } from "./openapi/run-import.ts";
 export { referenceChain } from "./openapi/test-documents.ts";
 
 /** The Pet Store OpenAPI document of crds/samples (the working set's Service). */
-export function sampleOpenApi(): string {
-  const service = validSamples().find((sample) => sample.document.kind === "Service");
-  const inline = (service?.document.spec as { openapi?: { inline?: string } } | undefined)?.openapi?.inline;
-  if (!inline) throw new Error("crds/samples/valid has no Service with an inline OpenAPI document");
-  return inline;
-}
+export const sampleOpenApi = petstoreOpenApi;
 
 /** A TCP port free on 127.0.0.1 right now, for a child process that must be told its port. */
 export async function freePort(): Promise<number> {

@@ -24,8 +24,10 @@ export {
 } from "./crd.ts";
 export { API_GROUP, API_VERSION, GROUP_VERSION } from "./group.ts";
 export { type KindDefinition, objectMeta } from "./kind.ts";
+export { backendTls, gatewayFilePath } from "./kinds/backend-tls.ts";
 export { type CircuitBreakerSettings, circuitBreaker } from "./kinds/circuit-breaker.ts";
 export {
+  ACCESS_TOKEN_TYPE,
   backendSecret,
   backendSecretFields,
   bearerPlacementRule,
@@ -34,10 +36,13 @@ export {
   configurationPlanSpec,
   configurationPlanWarnings,
   elicitSignIn,
+  exchangedBearerPlacementRule,
   headerPolicy,
   oauth2ClientCredentials,
   oauthSettings,
   planLimits,
+  tokenExchange,
+  tokenExchangeFields,
   toolExposureMode,
 } from "./kinds/configuration-plan.ts";
 export {
@@ -58,15 +63,29 @@ export {
   labelSelectorRequirement,
   selectsGateway,
 } from "./kinds/gateway-group.ts";
+export { DEFAULT_MAX_STREAM_MESSAGES, grpcPlanSettings, MAX_STREAM_MESSAGES } from "./kinds/grpc-plan.ts";
+export {
+  jsonPointer,
+  MAX_PATCHES,
+  MAX_RETAIN_POINTERS,
+  type ToolOutputFilter,
+  toolOutputFilter,
+  toolOutputFilters,
+} from "./kinds/output-filters.ts";
 export { mcpPrompt, Prompts, promptArgument, promptsSpec } from "./kinds/prompts.ts";
 export { mcpResource, mcpResourceTemplate, Resources, resourcesSpec } from "./kinds/resources.ts";
 export { SecretSource, secretSourceSpec, secretSourceStatus } from "./kinds/secret-source.ts";
 export {
+  contractUrl,
+  grpcUrlProblem,
   IMPORT_WARNINGS_CONDITION,
+  maxProtoFiles,
   openApiSource,
+  protoFile,
   Service,
   type ServiceKind,
   serviceKind,
+  serviceSourceRules,
   serviceSpec,
   serviceStatus,
 } from "./kinds/service.ts";
@@ -77,6 +96,7 @@ export {
   EXPECTED_ERROR_ANNOTATION,
   type InvalidSample,
   invalidSamples,
+  petstoreOpenApi,
   REFUSERS,
   type Refuser,
   type Sample,

@@ -50,6 +50,19 @@ export function validSamples(): Sample[] {
   return load("valid");
 }
 
+/**
+ * The Pet Store OpenAPI document of the working set's Service (`petstore`), as text. By name:
+ * the samples hold GraphQL and gRPC Services too, whose documents are no OpenAPI.
+ */
+export function petstoreOpenApi(): string {
+  const service = validSamples().find(
+    (sample) => sample.document.kind === "Service" && sample.document.metadata.name === "petstore",
+  );
+  const inline = (service?.document.spec as { openapi?: { inline?: string } } | undefined)?.openapi?.inline;
+  if (!inline) throw new Error("crds/samples/valid has no Service petstore with an inline OpenAPI document");
+  return inline;
+}
+
 export function invalidSamples(): InvalidSample[] {
   return load("invalid").map((sample) => {
     const annotation = (name: string) => {

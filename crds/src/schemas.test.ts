@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { envReference, labelMap } from "./common.ts";
 import { customResourceDefinition } from "./crd.ts";
-import { serviceSpec } from "./kinds/service.ts";
+import { Service, serviceSpec } from "./kinds/service.ts";
 import { kindNamed, kinds } from "./kinds.ts";
 import { validSamples } from "./samples.ts";
 import type { JsonSchema } from "./structural.ts";
@@ -62,18 +62,44 @@ describe("shared rules", () => {
   it("requires exactly one OpenAPI source", () => {
     const base = { version: "1.0.0" };
     expect(serviceSpec.safeParse({ ...base, openapi: {} }).error?.issues[0]?.message).toBe(
-      "exactly one of inline, url, configMapRef must be set",
+      "exactly one of inline, url, configMapRef, protoFiles must be set",
     );
     expect(serviceSpec.safeParse({ ...base, openapi: { url: "https://x.example/openapi.json" } }).success).toBe(true);
   });
 
-  it("takes the kinds openapi (the default) and graphql, and refuses grpc as not supported yet", () => {
+  it("takes the kinds openapi (the default), graphql and grpc, and refuses any other", () => {
     const base = { version: "1.0.0", openapi: { inline: "type Query { a: Int }" } };
     expect(serviceSpec.parse(base).kind).toBe("openapi");
     expect(serviceSpec.parse({ ...base, kind: "graphql" }).kind).toBe("graphql");
-    expect(serviceSpec.safeParse({ ...base, kind: "grpc" }).error?.issues[0]?.message).toBe(
-      '"grpc" is not a kind of Service: openapi or graphql (grpc is not supported yet)',
+    expect(serviceSpec.parse({ ...base, kind: "grpc" }).kind).toBe("grpc");
+    expect(serviceSpec.safeParse({ ...base, kind: "soap" }).error?.issues[0]?.message).toBe(
+      '"soap" is not a kind of Service: openapi, graphql or grpc',
     );
+  });
+
+  it("takes .proto files and grpc(s):// URLs for kind grpc only, and http(s) URLs for the others", () => {
+    const files = [{ path: "pets/v1/pets.proto", content: 'syntax = "proto3";' }];
+    // The rules across fields are the kind's (Service.spec: webhook, operator) and the REST body's.
+    const grpc = (openapi: object) => Service.spec.safeParse({ version: "1", kind: "grpc", openapi });
+    expect(grpc({ protoFiles: files }).success).toBe(true);
+    expect(grpc({ url: "grpc://pets.internal:50051" }).success).toBe(true);
+    expect(grpc({ url: "grpcs://pets.example" }).success).toBe(true);
+    expect(grpc({ url: "https://pets.example/pets.proto" }).error?.issues[0]).toMatchObject({
+      path: ["openapi", "url"],
+      message: expect.stringContaining("grpc://host:port"),
+    });
+    expect(grpc({ url: "grpc://pets.internal:50051/v1" }).error?.issues[0]?.message).toContain("no path");
+    expect(grpc({ url: "grpc://user:pw@pets.internal:50051" }).success).toBe(false);
+    const openapi = Service.spec.safeParse({ version: "1", openapi: { protoFiles: files } });
+    expect(openapi.error?.issues[0]).toMatchObject({
+      path: ["openapi", "protoFiles"],
+      message: "protoFiles are for kind grpc only",
+    });
+    expect(Service.spec.safeParse({ version: "1", openapi: { url: "grpc://pets.internal:1" } }).success).toBe(false);
+    for (const path of ["/abs.proto", "../up.proto", "a/./b.proto", "a//b.proto", "notes.txt", "a b.proto"]) {
+      expect(grpc({ protoFiles: [{ path, content: "" }] }).success, path).toBe(false);
+    }
+    expect(grpc({ protoFiles: [] }).success).toBe(false);
   });
 
   it("checks label keys and values", () => {

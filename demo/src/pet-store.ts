@@ -7,14 +7,11 @@
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { validSamples } from "@atrium/crds";
+import { petstoreOpenApi } from "@atrium/crds";
 import { parse } from "yaml";
 
 export function demoOpenApi(): Record<string, unknown> {
-  const service = validSamples().find((sample) => sample.document.kind === "Service");
-  const inline = (service?.document.spec as { openapi?: { inline?: string } } | undefined)?.openapi?.inline;
-  if (!inline) throw new Error("crds/samples/valid has no Service with an inline OpenAPI document");
-  return parse(inline) as Record<string, unknown>;
+  return parse(petstoreOpenApi()) as Record<string, unknown>;
 }
 
 interface Pet {

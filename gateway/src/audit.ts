@@ -124,6 +124,10 @@ export function toolCallEvent(audit: ToolCallAudit): Event {
       exposition: { id: exposition.id, name: exposition.name },
       ...(exposition.plan.oauth ? { auth: { mode: "oauth", issuer: exposition.plan.oauth.issuer } } : {}),
       tool: { name: audit.tool, ...(backendStatus !== undefined ? { backend_status_code: backendStatus } : {}) },
+      // Which backend identity the call used (with user.id, whose); never a credential.
+      ...(exposition.plan.backendSecret
+        ? { backend: { credential_source: exposition.plan.backendSecret.source } }
+        : {}),
     },
   };
 }

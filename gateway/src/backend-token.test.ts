@@ -213,12 +213,12 @@ describe("BackendTokens against oidc-provider", () => {
     expect(as.requests - before).toBe(4);
   });
 
-  it("reports a refused request by status only, and does not cache the failure", async () => {
+  it("reports a refused request by status and registered OAuth error only, and does not cache the failure", async () => {
     const tokens = new BackendTokens();
     const got = await tokens.token("plan", credentials(), WRONG_SECRET);
     expect(got).toEqual({
       kind: "error",
-      forClient: "The backend's authorization server refused the token request (HTTP 401)",
+      forClient: "The backend's authorization server refused the token request (HTTP 401, invalid_client)",
       forLog: "backend token request refused",
       details: { tokenUrl: as.tokenUrl, clientId: BASIC.id, status: 401, error: "invalid_client" },
     });
@@ -405,7 +405,7 @@ describe("through a control plane and a gateway", () => {
     expect(answer.status).toBe(200);
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(
-      /^The backend's authorization server refused the token request \(HTTP 401\) \(correlation id [0-9a-f]{16}\)$/,
+      /^The backend's authorization server refused the token request \(HTTP 401, invalid_client\) \(correlation id [0-9a-f]{16}\)$/,
     );
     const correlationId = /correlation id ([0-9a-f]+)/.exec(answer.text)?.[1];
     await waitFor(() => readFileSync(logFile, "utf8").includes(String(correlationId)), "the failure logged");
@@ -464,7 +464,7 @@ describe("through a control plane and a gateway", () => {
       "leave in, name and prefix unset",
     );
     expect(await refused({ oauth2ClientCredentials: credentials, env: "${env:Y}" })).toContain(
-      "exactly one of secretId, env, elicit, oauth2ClientCredentials must be set",
+      "exactly one of secretId, env, elicit, oauth2ClientCredentials, tokenExchange must be set",
     );
     expect(
       await refused({

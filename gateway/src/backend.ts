@@ -14,10 +14,18 @@
  * environment variable that holds no backend secret.
  *
  * A plan whose backend secret is `oauth2ClientCredentials` sends a token from BackendTokens
- * (backend-token.ts) as `Authorization: Bearer`; a 401 from the backend drops that token and the
- * call is sent once more with a new one. One whose secret is elicited sends the caller's own
+ * (backend-token.ts) as `Authorization: Bearer`, one whose secret is `tokenExchange` the caller's
+ * own exchanged token (token-exchange.ts), never the caller's token itself; a 401 from the backend
+ * drops that token and the call is sent once more with a new one. One whose secret is elicited sends the caller's own
  * credential (`scope.credential`, looked up by elicitation/flow.ts) where a stored secret would go,
  * and refuses to call without one.
+ *
+ * A gRPC tool's call (`BackendRequest.grpc`) goes over its backend's pooled gRPC channel
+ * (grpc/channels.ts) instead: the same header policy and secret as metadata, the same timeout as
+ * its deadline, the same breaker; no share of a pool, as its calls multiplex on one connection.
+ *
+ * A plan with `backendTls` calls through pools of its own, with its CAs, client certificate and
+ * server name (backend-tls.ts); a call whose TLS handshake fails is told which check failed.
  *
  * Each call passes the plan's circuit breaker for its backend origin (circuit-breaker.ts) once it
  * is ready to be sent: an open breaker answers "unavailable" at once, with when to retry. A call
@@ -26,9 +34,12 @@
 import { randomBytes } from "node:crypto";
 import type { CompiledExposition } from "@atrium/contract";
 import { circuitBreaker } from "@atrium/crds";
+import type { Metadata } from "@grpc/grpc-js";
 import type { FastifyBaseLogger } from "fastify";
 import { type Dispatcher, Pool } from "undici";
-import { BackendTokens, type TokenFailure } from "./backend-token.ts";
+import { bearerToken } from "./auth/client-auth.ts";
+import { type BackendTls, BackendTlsSet, tlsFailure } from "./backend-tls.ts";
+import { BackendTokens, type ClientCredentials, type TokenFailure, type TokenOutcome } from "./backend-token.ts";
 import {
   type CallVerdict,
   type CircuitBreaker,
@@ -37,6 +48,9 @@ import {
   isRefusal,
   type Ticket,
 } from "./circuit-breaker.ts";
+import { grpcMetadata, sendGrpc } from "./grpc/call.ts";
+import { GrpcChannels, isGrpcOrigin } from "./grpc/channels.ts";
+import { ExchangedTokens } from "./token-exchange.ts";
 import { type BackendBase, type BackendRequest, joinBackendUrl } from "./tools/request.ts";
 import type { BackendResponse } from "./tools/result.ts";
 
@@ -71,6 +85,10 @@ export interface CallScope {
   onRetry?: (reason: string) => void;
   /** The caller's own credential, on plans whose backend secret is elicited (elicitation/flow.ts). */
   credential?: string;
+  /** The OAuth caller (TokenPrincipal.user), whose validated token a token-exchange plan exchanges. */
+  caller?: string;
+  /** Until when the caller's token holds (ms since the epoch). */
+  callerValidUntilMs?: number;
 }
 
 /** For plans that carry no breaker settings (built by hand in tests): the schema's defaults. */
@@ -101,8 +119,13 @@ function secretValue(secret: { source: string; value?: string; variable?: string
   return secret.source === "value" ? secret.value : fromEnvironment(secret.variable ?? "");
 }
 
+/** Keep-alive of idle backend connections. */
+const KEEP_ALIVE_MS = 30_000;
+
 export class Backends {
   private readonly pools = new Map<string, Pool>();
+  /** The pools of plans with backend TLS settings, apart from the shared ones. */
+  private readonly tls = new BackendTlsSet({ connections: POOL_CONNECTIONS, keepAliveTimeout: KEEP_ALIVE_MS });
   /** Keyed by what stands for each share: they go with the tools they belong to. */
   private readonly shares = new WeakMap<object, Share>();
   private readonly maxBodyBytes: number;
@@ -110,16 +133,35 @@ export class Backends {
   readonly breakers: CircuitBreakers;
   /** Client-credentials tokens of the plans that use them, on this replica. */
   readonly tokens: BackendTokens;
+  /** Exchanged tokens of the callers of token-exchange plans, on this replica. */
+  readonly exchanged: ExchangedTokens;
+  /** The channels of gRPC backends (grpc/channels.ts): one per backend, as the pools are. */
+  readonly grpc: GrpcChannels;
 
-  constructor(options: { maxBodyBytes: number; breakers?: CircuitBreakers; tokens?: BackendTokens }) {
+  constructor(options: {
+    maxBodyBytes: number;
+    breakers?: CircuitBreakers;
+    tokens?: BackendTokens;
+    exchanged?: ExchangedTokens;
+  }) {
     this.maxBodyBytes = options.maxBodyBytes;
     this.breakers = options.breakers ?? new CircuitBreakers();
     this.tokens = options.tokens ?? new BackendTokens();
+    this.exchanged = options.exchanged ?? new ExchangedTokens();
+    this.grpc = new GrpcChannels({ maxMessageBytes: options.maxBodyBytes });
   }
 
   /** Where failures with a correlation id are logged (the server's logger, set when it is built). */
   setLogger(log: Pick<FastifyBaseLogger, "warn" | "info">): void {
     this.log = log;
+  }
+
+  /** The plan's backend TLS, up to date: its material for a gRPC channel, or why it cannot be used now. */
+  async tlsOptions(plan: Plan): Promise<ReturnType<BackendTls["channelOptions"]> | { unusable: string }> {
+    if (!plan.backendTls) return {};
+    const tls = this.tls.of(plan.id, plan.backendTls);
+    const unusable = await tls.ready();
+    return unusable === undefined ? tls.channelOptions() : { unusable };
   }
 
   async call(
@@ -138,29 +180,27 @@ export class Backends {
     } catch (error) {
       return { kind: "error", message: (error as Error).message };
     }
+    // Fail closed: a gRPC backend is not read over HTTP, nor an HTTP one called as gRPC.
+    if (isGrpcOrigin(target.origin) !== (call.grpc !== undefined))
+      return {
+        kind: "error",
+        message: call.grpc
+          ? "The plan's backend is not a gRPC server (grpc:// or grpcs://): this gRPC tool cannot call it"
+          : "The plan's backend is a gRPC server: it cannot be called over HTTP",
+      };
     let path = target.path;
     const headers: Record<string, string> = { ...call.headers };
     if (call.contentType) headers["content-type"] = call.contentType;
     applyHeaderPolicy(plan, clientHeaders, headers);
     const secret = plan.backendSecret;
     let bearer: string | undefined;
-    if (secret?.source === "oauth2ClientCredentials" && secret.clientCredentials) {
-      const credentials = secret.clientCredentials;
-      const clientSecret = secretValue(credentials.clientSecret);
-      if (clientSecret === undefined) {
-        return this.withCorrelation(
-          "The gateway has no value for the backend's client secret",
-          "backend secret not set",
-          {
-            variable: credentials.clientSecret.variable,
-          },
-        );
-      }
+    let forgetBearer: (() => void) | undefined;
+    if (secret?.source === "oauth2ClientCredentials" || secret?.source === "tokenExchange") {
       // The token counts against the call's time, like the wait for a connection.
-      const got = await withinMs(this.tokens.token(plan.id, credentials, clientSecret), timeoutMs);
-      if (got === undefined) return { kind: "timeout", ms: plan.backendTimeoutMs };
-      if (got.kind === "error") return this.tokenFailure(got, plan);
+      const got = await this.backendToken(plan, clientHeaders, scope, timeoutMs);
+      if (got.kind !== "bearer") return got;
       bearer = got.token;
+      forgetBearer = got.forget;
       headers.authorization = `Bearer ${bearer}`;
     } else if (secret) {
       const value = secret.source === "elicit" ? scope.credential : secretValue(secret);
@@ -173,6 +213,9 @@ export class Backends {
         });
       }
       const text = `${secret.prefix ?? ""}${value}`;
+      // Fail closed: a gRPC call has no query string to carry it.
+      if (secret.in === "query" && call.grpc)
+        return { kind: "error", message: "The plan puts the backend secret in the query, which a gRPC call has not" };
       if (secret.in === "query")
         path += `${path.includes("?") ? "&" : "?"}${encodeURIComponent(secret.name)}=${encodeURIComponent(text)}`;
       else headers[secret.name.toLowerCase()] = text;
@@ -191,6 +234,22 @@ export class Backends {
     // Before the breaker's admission: an admitted call must always record its verdict (a half-open
     // breaker's trial left unrecorded would refuse every later call).
     if (callMs <= 0) return { kind: "timeout", ms: plan.backendTimeoutMs };
+    let metadata: Metadata | undefined;
+    if (call.grpc) {
+      try {
+        metadata = grpcMetadata(headers);
+      } catch (error) {
+        return { kind: "error", message: `The backend request is invalid: ${(error as Error).message}` };
+      }
+    }
+    const tls = plan.backendTls ? this.tls.of(plan.id, plan.backendTls) : undefined;
+    // The gateway's own material, not the backend: it never counts for the breaker.
+    const unusable = tls ? await tls.ready() : undefined;
+    if (unusable !== undefined)
+      return this.withCorrelation(`The backend cannot be called: ${unusable}`, "backend TLS unusable", {
+        plan: plan.id,
+        reason: unusable,
+      });
     const settings = plan.circuitBreaker ?? DEFAULT_CIRCUIT_BREAKER;
     const breaker = settings.enabled ? this.breakers.of(plan.id, target.origin) : undefined;
     let ticket: Ticket | undefined;
@@ -209,11 +268,24 @@ export class Backends {
       }
       ticket = admission;
     }
-    const pool = this.pool(target.origin);
-    const share = this.share(scope.share);
-    const outcome = await new Promise<CallResult>((resolve) => {
-      share.enter(new PendingCall(pool, options, share, this.maxBodyBytes, callMs, started + timeoutMs, resolve));
-    });
+    let outcome: CallResult;
+    if (call.grpc && metadata) {
+      // gRPC calls multiplex on their backend's channel: no share of a pool to wait for.
+      // The plan's TLS material (grpcs://): a rotation gives other material, hence another channel.
+      const client = this.grpc.client(target.origin, tls?.channelOptions(), plan.id);
+      const grpcOptions = { deadlineMs: callMs, maxBytes: this.maxBodyBytes };
+      outcome = await sendGrpc(client, target.path, call.grpc, metadata, grpcOptions);
+    } else {
+      let pool: Dispatcher | (() => Dispatcher);
+      if (tls) {
+        // Taken when the call is sent: a rotation while it waits in its share's queue gives it the new pool.
+        pool = () => tls.pool(target.origin);
+      } else pool = this.pool(target.origin);
+      const share = this.share(scope.share);
+      outcome = await new Promise<CallResult>((resolve) => {
+        share.enter(new PendingCall(pool, options, share, this.maxBodyBytes, callMs, started + timeoutMs, resolve));
+      });
+    }
     // undici refuses what it cannot send (a header value with CR/LF): the plan's fault, not the backend's.
     const invalid = outcome.kind === "failed" && outcome.error.code === "UND_ERR_INVALID_ARG";
     // A call that spent most of its time queued behind its tool's other calls says nothing of the
@@ -228,6 +300,14 @@ export class Backends {
     if (outcome.kind === "failed") {
       if (invalid) return { kind: "error", message: `The backend request is invalid: ${outcome.error.message}` };
       const { code, message: reason } = outcome.error;
+      const host = plan.backendTls?.serverName ?? new URL(target.origin).hostname;
+      const handshake = !target.origin.startsWith("https:")
+        ? undefined
+        : tls
+          ? tls.explain(outcome.error, host, outcome.answerStatus !== undefined)
+          : tlsFailure(outcome.error, host);
+      if (handshake !== undefined)
+        return this.withCorrelation(handshake, "backend TLS failed", { backend: target.origin, code, reason });
       if (outcome.answerStatus !== undefined) {
         return this.withCorrelation(
           `The backend's answer (HTTP ${outcome.answerStatus}) was cut short: its connection closed before the end`,
@@ -241,9 +321,9 @@ export class Backends {
         reason,
       });
     }
-    if (bearer !== undefined && outcome.response.status === 401 && !scope.afterRefresh) {
+    if (forgetBearer !== undefined && outcome.response.status === 401 && !scope.afterRefresh) {
       // The token may have been revoked or rotated before its expiry: one new token, one more try.
-      this.tokens.invalidate(plan.id, bearer);
+      forgetBearer();
       scope.onRetry?.("the backend refused the access token (HTTP 401): calling it once more with a new token");
       return this.call(backend, plan, call, clientHeaders, {
         ...scope,
@@ -252,6 +332,45 @@ export class Backends {
       });
     }
     return outcome;
+  }
+
+  /**
+   * The bearer a client-credentials or token-exchange plan sends, got within `timeoutMs`, and how
+   * to drop it when the backend refuses it.
+   */
+  private async backendToken(
+    plan: Plan,
+    clientHeaders: Record<string, string | string[] | undefined>,
+    scope: CallScope,
+    timeoutMs: number,
+  ): Promise<{ kind: "bearer"; token: string; forget: () => void } | BackendOutcome> {
+    const secret = plan.backendSecret;
+    const settings = secret?.clientCredentials ?? secret?.tokenExchange;
+    if (!secret || !settings) return { kind: "error", message: "The plan's backend secret has no settings" };
+    const clientSecret = secretValue(settings.clientSecret);
+    if (clientSecret === undefined) {
+      const { variable } = settings.clientSecret;
+      const words = "The gateway has no value for the backend's client secret";
+      return this.withCorrelation(words, "backend secret not set", { variable });
+    }
+    let pending: Promise<TokenOutcome>;
+    let forget: (token: string) => void;
+    if (secret.tokenExchange) {
+      const subjectToken = bearerToken(clientHeaders);
+      // Fail closed: without the caller's validated token there is nothing to exchange.
+      if (scope.caller === undefined || subjectToken === undefined)
+        return { kind: "error", message: "The backend needs a token exchanged for the caller's, and there is none" };
+      const subject = { user: scope.caller, token: subjectToken, validUntilMs: scope.callerValidUntilMs };
+      pending = this.exchanged.token(plan.id, secret.tokenExchange, clientSecret, subject);
+      forget = (token) => this.exchanged.invalidate(plan.id, subject, token);
+    } else {
+      pending = this.tokens.token(plan.id, settings as ClientCredentials, clientSecret);
+      forget = (token) => this.tokens.invalidate(plan.id, token);
+    }
+    const got = await withinMs(pending, timeoutMs);
+    if (got === undefined) return { kind: "timeout", ms: plan.backendTimeoutMs };
+    if (got.kind === "error") return this.tokenFailure(got, plan);
+    return { kind: "bearer", token: got.token, forget: () => forget(got.token) };
   }
 
   private tokenFailure(failure: TokenFailure, plan: Plan): BackendOutcome {
@@ -287,7 +406,8 @@ export class Backends {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+    this.grpc.close();
+    await Promise.all([...[...this.pools.values()].map((pool) => pool.close()), this.tls.close()]);
     this.pools.clear();
   }
 
@@ -301,7 +421,7 @@ export class Backends {
   private pool(origin: string): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { connections: POOL_CONNECTIONS, keepAliveTimeout: 30_000, pipelining: 1 });
+      pool = new Pool(origin, { connections: POOL_CONNECTIONS, keepAliveTimeout: KEEP_ALIVE_MS, pipelining: 1 });
       this.pools.set(origin, pool);
     }
     return pool;
@@ -367,7 +487,8 @@ class PendingCall implements Dispatcher.DispatchHandler {
   started = false;
   /** When it left its share's queue for a slot; undefined when it got one at once. */
   dequeuedAt: number | undefined;
-  private readonly pool: Dispatcher;
+  /** The pool, or what gives it when the call is sent. */
+  private readonly pool: Dispatcher | (() => Dispatcher);
   private readonly options: Dispatcher.DispatchOptions;
   private readonly share: Share;
   private controller: Dispatcher.DispatchController | undefined;
@@ -382,7 +503,7 @@ class PendingCall implements Dispatcher.DispatchHandler {
   private readonly resolve: (result: CallResult) => void;
 
   constructor(
-    pool: Dispatcher,
+    pool: Dispatcher | (() => Dispatcher),
     options: Dispatcher.DispatchOptions,
     share: Share,
     max: number,
@@ -413,7 +534,7 @@ class PendingCall implements Dispatcher.DispatchHandler {
 
   send(): void {
     try {
-      this.pool.dispatch(this.options, this);
+      (typeof this.pool === "function" ? this.pool() : this.pool).dispatch(this.options, this);
     } catch (error) {
       this.settle({ kind: "failed", error: error as Error });
     }
@@ -479,12 +600,17 @@ function applyHeaderPolicy(
   const policy = plan.headerPolicy;
   if (!policy) return;
   for (const name of policy.forwardRequestHeaders ?? []) {
+    // Never the caller's token (the schema refuses this too): the backend gets an exchanged one.
+    if (plan.backendSecret?.source === "tokenExchange" && name.toLowerCase() === "authorization") continue;
     const value = client[name.toLowerCase()];
     if (value === undefined) continue;
     const target =
       Object.entries(policy.renameRequestHeaders ?? {}).find(
         ([from]) => from.toLowerCase() === name.toLowerCase(),
       )?.[1] ?? name;
+    // A header the call built from its arguments (a plan's fixed argument among them) is the
+    // call's own: a forwarded client header never replaces it.
+    if (Object.hasOwn(headers, target.toLowerCase())) continue;
     headers[target.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   }
   for (const [name, value] of Object.entries(policy.setRequestHeaders ?? {})) headers[name.toLowerCase()] = value;

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import { gatewayRegistration } from "@atrium/contract";
+import { tlsFileDirs } from "./backend-tls.ts";
 import { envAllowPatterns, envPolicy } from "./env-policy.ts";
 import { corsOrigins } from "./mcp/cors.ts";
 import { DEFAULT_PROGRESS_AFTER_MS } from "./mcp/response-stream.ts";
@@ -27,6 +28,8 @@ export interface GatewayConfig {
   cacheDir: string;
   /** Names and globs a backend secret `${env:NAME}` may use (ATRIUM_GATEWAY_ENV_ALLOW); see env-policy.ts. */
   envAllow?: string[];
+  /** Directories plans may name backend TLS files in (ATRIUM_GATEWAY_TLS_FILE_DIRS); see backend-tls.ts. */
+  tlsFileDirs?: string[];
   /** Signs legacy (2025) session ids; replicas of a group share it so any of them serves a session. */
   sessionKey: Buffer | undefined;
   /**
@@ -149,6 +152,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     sessionKey,
     clusterKey,
     envAllow,
+    tlsFileDirs: tlsFileDirs(env.ATRIUM_GATEWAY_TLS_FILE_DIRS),
     bodyLimitBytes: integer(env, "ATRIUM_GATEWAY_BODY_LIMIT_BYTES", 1024 * 1024),
     maxResultBytes: integer(env, "ATRIUM_GATEWAY_MAX_RESULT_BYTES", 1024 * 1024),
     logLevel: env.ATRIUM_LOG_LEVEL || "info",

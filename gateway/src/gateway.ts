@@ -37,6 +37,7 @@ export async function startGateway(
   const elicitation = config.clusterKey ? elicitationServices(config.clusterKey, config) : undefined;
   const registry = new ExpositionRegistry(envPolicy(config.envAllow ?? DEFAULT_ENV_ALLOW), {
     canElicit: elicitation !== undefined,
+    ...(config.tlsFileDirs ? { tlsFileDirs: config.tlsFileDirs } : {}),
   });
   // Read a little past the result limit, so truncated results can say how much was cut.
   const backends = new Backends({ maxBodyBytes: config.maxResultBytes * 4 });

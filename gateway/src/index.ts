@@ -8,5 +8,6 @@ export { allowedHosts, configFromEnv, type GatewayConfig } from "./config.ts";
 export { ControlPlaneClient } from "./control-plane-client.ts";
 export { type Gateway, startGateway, VERSION } from "./gateway.ts";
 export { ExpositionLimiter } from "./limits.ts";
+export { compileDocumentFilter } from "./output-filters/document.ts";
 export { GatewayRegistration } from "./sync-registration.ts";
 export { ChangeStream, type StreamListener } from "./sync-stream.ts";

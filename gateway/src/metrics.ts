@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics at /q/metrics (served on the management listener, see server.ts): MCP
- * requests and their latency per exposition and method, and backend outcomes per exposition and
- * tool.
+ * requests and their latency per exposition and method, backend outcomes per exposition and
+ * tool, and the bytes of filtered tools' answers before and after their output filter.
  *
  * Every label value comes from a closed set, never from raw request input: methods are the MCP
  * methods the gateway knows, else `other`; statuses are standard HTTP statuses, else `other`;
@@ -131,6 +131,10 @@ export class CounterFamily extends Family<{ value: number }> {
     this.state(values).value++;
   }
 
+  add(amount: number, ...values: string[]): void {
+    this.state(values).value += amount;
+  }
+
   protected fresh() {
     return { value: 0 };
   }
@@ -209,6 +213,12 @@ export class GatewayMetrics {
     LATENCY_BUCKETS,
   );
 
+  readonly filterBytes = new CounterFamily(
+    "atrium_output_filter_bytes_total",
+    "Bytes of the answers of tools with an output filter (stage answer) and of what their filter made of them (stage filtered), by exposition and tool",
+    ["exposition", "tool", "stage"],
+  );
+
   readonly circuitOpens = new CounterFamily(
     "atrium_backend_circuit_opens_total",
     "Times a call of the exposition opened its plan's backend circuit breaker (a failed trial call opens it again)",
@@ -239,6 +249,12 @@ export class GatewayMetrics {
     this.backendLatency.observe(seconds, exposition, tool);
   }
 
+  /** A filtered tool's answer (`before` bytes) and the text its output filter made of it (`after` bytes). */
+  filteredBytes(exposition: string, tool: string, before: number, after: number): void {
+    this.filterBytes.add(before, exposition, tool, "answer");
+    this.filterBytes.add(after, exposition, tool, "filtered");
+  }
+
   /** A backend call of the Exposition opened its breaker or was refused by it (a close is only logged and audited). */
   circuit(exposition: string, event: CircuitEvent): void {
     if (event === "opened") this.circuitOpens.inc(exposition);
@@ -261,6 +277,7 @@ export class GatewayMetrics {
       this.latency,
       this.backendCalls,
       this.backendLatency,
+      this.filterBytes,
       this.circuitOpens,
       this.circuitRefusals,
       this.limitedCalls,

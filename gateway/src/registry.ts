@@ -6,13 +6,15 @@
  *
  * Each Exposition is validated and compiled on its own: one the contract refuses, that fails to
  * compile, whose backend secret names an environment variable the gateway does not allow, or
- * whose backend secret is elicited from each user while the gateway has no cluster key is not
+ * whose backend secret is elicited from each user while the gateway has no cluster key, or whose
+ * backend TLS names a file outside the allowed directories or carries a PEM that does not parse, is not
  * served (an older version of it neither: fail closed) and is kept as a refusal, so the others
  * are served and the refusal can be reported.
  */
 import { createHash } from "node:crypto";
 import { type CompiledExposition, compiledExposition, PROBLEM_MESSAGE_MAX } from "@atrium/contract";
 import { z } from "zod";
+import { backendTlsRefusal, DEFAULT_TLS_FILE_DIRS } from "./backend-tls.ts";
 import { DEFAULT_ENV_ALLOW, type EnvPolicy, envPolicy } from "./env-policy.ts";
 import { ExpositionLimiter } from "./limits.ts";
 import { type CompiledTemplate, compileTemplates } from "./mcp/resources.ts";
@@ -73,6 +75,7 @@ export function serve(
   exposition: CompiledExposition,
   allowEnv: EnvPolicy = defaultEnvPolicy,
   canElicit = false,
+  tlsFileDirs: string[] = DEFAULT_TLS_FILE_DIRS,
 ): ServedExposition {
   const secret = exposition.plan.backendSecret;
   // Fail closed: serving it would call the backend without the credential each user was to give.
@@ -91,11 +94,16 @@ export function serve(
         "to seal the answers of earlier rounds with: set ATRIUM_GATEWAY_CLUSTER_KEY_FILE (the same key on every " +
         "replica)",
     );
-  const variable = secret?.source === "env" ? secret.variable : secret?.clientCredentials?.clientSecret.variable;
+  const variable =
+    secret?.source === "env"
+      ? secret.variable
+      : (secret?.clientCredentials ?? secret?.tokenExchange)?.clientSecret.variable;
   if (variable !== undefined) {
     const refused = allowEnv(variable);
     if (refused) throw new RefusedExposition("environment", refused);
   }
+  const tls = backendTlsRefusal(exposition.plan.backendTls, tlsFileDirs);
+  if (tls) throw new RefusedExposition(tls.reason, tls.message);
   try {
     return compiled(exposition);
   } catch (error) {
@@ -139,7 +147,12 @@ interface Maps {
 const pathKey = (organization: string, name: string) => `${organization}/${name}`;
 
 /** Validates and compiles one raw record; never throws. */
-function serveRaw(raw: unknown, allowEnv: EnvPolicy, canElicit: boolean): ServedExposition | Refusal {
+function serveRaw(
+  raw: unknown,
+  allowEnv: EnvPolicy,
+  canElicit: boolean,
+  tlsFileDirs: string[],
+): ServedExposition | Refusal {
   const rawId = (raw as { id?: unknown } | null)?.id;
   const expositionId = typeof rawId === "string" ? rawId : undefined;
   const parsed = compiledExposition.safeParse(raw);
@@ -149,7 +162,7 @@ function serveRaw(raw: unknown, allowEnv: EnvPolicy, canElicit: boolean): Served
     return { expositionId, reason: "invalid", message: `the gateway's contract refuses it: ${where}${issue?.message}` };
   }
   try {
-    return serve(parsed.data, allowEnv, canElicit);
+    return serve(parsed.data, allowEnv, canElicit, tlsFileDirs);
   } catch (error) {
     const reason = error instanceof RefusedExposition ? error.reason : "compile";
     return { expositionId, reason, message: (error as Error).message };
@@ -161,13 +174,18 @@ export class ExpositionRegistry {
   private refused = new Map<string | undefined, Refusal>();
   private readonly allowEnv: EnvPolicy;
   private readonly canElicit: boolean;
+  private readonly tlsFileDirs: string[];
   private readonly observers: ((before: ServedExposition | undefined, after: ServedExposition | undefined) => void)[] =
     [];
 
-  /** `options.canElicit`: the gateway serves the elicited-credential flow (it has a cluster key). */
-  constructor(allowEnv: EnvPolicy = defaultEnvPolicy, options: { canElicit?: boolean } = {}) {
+  /**
+   * `options.canElicit`: the gateway serves the elicited-credential flow (it has a cluster key);
+   * `options.tlsFileDirs`: where plans may name backend TLS files (ATRIUM_GATEWAY_TLS_FILE_DIRS).
+   */
+  constructor(allowEnv: EnvPolicy = defaultEnvPolicy, options: { canElicit?: boolean; tlsFileDirs?: string[] } = {}) {
     this.allowEnv = allowEnv;
     this.canElicit = options.canElicit ?? false;
+    this.tlsFileDirs = options.tlsFileDirs ?? DEFAULT_TLS_FILE_DIRS;
   }
 
   /** Expositions received but not served, and why. */
@@ -215,7 +233,7 @@ export class ExpositionRegistry {
       this.refused.delete(id);
     }
     for (const raw of upserts) {
-      const served = serveRaw(raw, this.allowEnv, this.canElicit);
+      const served = serveRaw(raw, this.allowEnv, this.canElicit, this.tlsFileDirs);
       if ("toolset" in served) {
         next.set(served.exposition.id, served);
         this.refused.delete(served.exposition.id);

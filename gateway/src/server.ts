@@ -20,6 +20,7 @@ import type { GatewayConfig } from "./config.ts";
 import type { ElicitationServices } from "./elicitation/flow.ts";
 import { elicitationPage } from "./elicitation/page.ts";
 import { ElicitationSignIn } from "./elicitation/sign-in.ts";
+import { closeUnusedChannels } from "./grpc/channel-sweep.ts";
 import { mcpEndpoints } from "./mcp/endpoint.ts";
 import type { SessionSigner } from "./mcp/sessions.ts";
 import { type GatewayMetrics, METRICS_CONTENT_TYPE } from "./metrics.ts";
@@ -77,6 +78,7 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
   // log lines that concern one name its reqId themselves.
   app.setChildLoggerFactory((logger) => logger);
   parts.backends.setLogger(app.log);
+  closeUnusedChannels(parts.registry, parts.backends.grpc);
   healthRoutes(app, parts);
   const auth =
     parts.auth ?? new ClientAuthenticator(new BearerVerifiers({ ...DEFAULT_ISSUER_KEY_OPTIONS, cacheSize: 10_000 }));

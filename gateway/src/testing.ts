@@ -413,3 +413,31 @@ export async function connectModernClient(url: string, apiKey: string, name = "t
   await client.connect(new ModernTransport(new URL(url), { requestInit: { headers: { "x-atrium-key": apiKey } } }));
   return client;
 }
+
+export type OfficialClient = LegacyClient | ModernClient;
+
+/**
+ * Both official clients, for `describe.each`: v1 in a 2025-11-25 session and v2 pinned to
+ * 2026-07-28, each connected to the endpoint `target()` names when the test runs.
+ */
+export function officialClients(
+  target: () => { url: string; apiKey: string },
+): { era: string; connect: () => Promise<OfficialClient> }[] {
+  return [
+    { era: "v1, 2025-11-25 session", connect: () => connectLegacyClient(target().url, target().apiKey) },
+    { era: "v2, 2026-07-28", connect: () => connectModernClient(target().url, target().apiKey) },
+  ];
+}
+
+/** `use` with a client of `connect`, closed afterwards whatever `use` does. */
+export async function withClient<C extends { close(): Promise<void> }>(
+  connect: () => Promise<C>,
+  use: (client: C) => Promise<void>,
+): Promise<void> {
+  const client = await connect();
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}

@@ -60,10 +60,16 @@ describe("operator on a real API server and control plane", () => {
           Promise.all(sampleResources.map(async (d) => [d.kind, statusOf(await harness.get(d.kind, d.metadata.name))])),
       },
     );
-    // One object per kind, the main plan standing for its kind (the other valid plans show other settings).
+    // One object per kind, the main sample standing for its kind (the others show other settings or kinds).
+    const main: Record<string, string> = {
+      ConfigurationPlan: "petstore-plan",
+      Service: "petstore",
+      SecretSource: "petstore-credentials",
+      CustomTools: "petstore-tools",
+    };
     const byKind = Object.fromEntries(
       objects
-        .filter((object) => object.kind !== "ConfigurationPlan" || object.metadata.name === "petstore-plan")
+        .filter((object) => (main[object.kind] ?? object.metadata.name) === object.metadata.name)
         .map((object) => [object.kind, object]),
     );
     for (const object of objects) {

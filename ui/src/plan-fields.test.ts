@@ -16,7 +16,7 @@ const SAVED = {
   updatedAt: "2026-11-24T06:00:00.000Z",
 };
 
-/** Every field of the body, OAuth-protected, the backend credential from client credentials. */
+/** Every field of the body, OAuth-protected, the backend credential from client credentials, mutual TLS. */
 const WITH_OAUTH = {
   name: "petstore",
   serviceId: SAVED.serviceId,
@@ -61,6 +61,12 @@ const WITH_OAUTH = {
   circuitBreaker: { enabled: false, consecutiveFailures: 7, coolDownSeconds: 45 },
   audit: true,
   elicitMissingArguments: true,
+  // No inputs for it yet: carried through the form as saved.
+  backendTls: {
+    clientCertificate: { secretId: "7a2e3d4c-1b0f-4f9e-9d8c-7b6a5f4e3d2c" },
+    clientKey: { secretId: "8b3f4e5d-2c1a-4a0f-8e9d-8c7b6a5f4e3d" },
+    serverName: "petstore.internal",
+  },
 } as const;
 
 /** An API key, the backend credential from the gateway's environment, Discovery. */
@@ -91,6 +97,24 @@ const WITH_ELICIT = {
   },
 } as const;
 
+/** Each caller's token exchanged (no inputs for it yet: carried through the form as saved). */
+const WITH_TOKEN_EXCHANGE = {
+  ...WITH_KEY,
+  name: "petstore-exchange",
+  apiKey: false,
+  oauth: { issuer: "https://issuer.example.com" },
+  backendSecret: {
+    tokenExchange: {
+      issuer: "https://auth.example.com/",
+      clientId: "atrium-gateway",
+      clientSecret: { secretId: "6f1d2c3b-0a9e-4e8d-8c7b-6a5f4e3d2c1b" },
+      tokenEndpointAuthMethod: "private_key_jwt",
+      audience: "https://petstore.example.com",
+      scopes: ["pets:read"],
+    },
+  },
+} as const;
+
 /** The plan the REST API would answer for `body`. */
 function viewOf(body: Record<string, unknown>): PlanView {
   const { apiKey, ...settings } = body;
@@ -102,6 +126,7 @@ describe("the plan form", () => {
     ["OAuth and client credentials", WITH_OAUTH],
     ["an API key and an environment variable", WITH_KEY],
     ["elicitation with sign-in", WITH_ELICIT],
+    ["token exchange", WITH_TOKEN_EXCHANGE],
   ])("gives back every field of a plan with %s, as a body the control plane accepts", (_, body) => {
     const read = planBodyOf(planFormOf(viewOf(body)));
     if (!("body" in read)) throw new Error(`refused: ${JSON.stringify(read.errors)}`);

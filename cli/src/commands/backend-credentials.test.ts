@@ -202,3 +202,117 @@ describe("config create --backend-elicit", () => {
     );
   });
 });
+
+describe("config create --backend-token-exchange", () => {
+  it("creates a plan whose gateways exchange each caller's token, at a token URL or an issuer's", async () => {
+    const key = json(
+      await atrium(
+        ["secret", "create", "exchange-key", "--value-stdin", "-o", "json"],
+        "-----BEGIN PRIVATE KEY-----\nnot-a-real-key\n-----END PRIVATE KEY-----\n",
+      ),
+    );
+    const plan = json(
+      await atrium([
+        "config",
+        "create",
+        "exchange",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        stack.backend.url,
+        "--oauth-issuer",
+        "https://login.example.com/",
+        "--backend-token-exchange",
+        "--backend-issuer",
+        "https://auth.example.com/",
+        "--backend-client-id",
+        "atrium-gateway",
+        "--backend-client-secret",
+        key.id,
+        "--backend-client-auth",
+        "private-key-jwt",
+        "--backend-audience",
+        "https://petstore.example.com",
+        "--backend-requested-token-type",
+        "jwt",
+        "-o",
+        "json",
+      ]),
+    );
+    expect(plan.backendSecret).toEqual({
+      in: "header",
+      name: "Authorization",
+      tokenExchange: {
+        issuer: "https://auth.example.com/",
+        clientId: "atrium-gateway",
+        clientSecret: { secretId: key.id },
+        tokenEndpointAuthMethod: "private_key_jwt",
+        audience: "https://petstore.example.com",
+        requestedTokenType: "urn:ietf:params:oauth:token-type:jwt",
+      },
+    });
+  });
+
+  it("refuses what the flags cannot mean together, before any request, and a plan without OAuth", async () => {
+    const create = (flags: string[]) =>
+      runAtrium(["config", "create", "x", "--serviceId", stack.serviceId, "--backendEndpoint", "http://b", ...flags], {
+        env: newEnv(),
+      });
+    fails(
+      await create(["--backend-issuer", "https://auth.example.com/"]),
+      2,
+      "--backend-issuer needs --backend-token-exchange: it is a token-exchange setting",
+    );
+    fails(
+      await create(["--backend-token-exchange", "--backend-client-id", "gw"]),
+      2,
+      "--backend-token-exchange needs --backend-token-url <url> or --backend-issuer <url>",
+    );
+    fails(
+      await create([
+        "--backend-token-exchange",
+        "--backend-token-url",
+        TOKEN_URL,
+        "--backend-issuer",
+        "https://auth.example.com/",
+      ]),
+      2,
+      "--backend-issuer and --backend-token-url cannot be used together",
+    );
+    fails(
+      await create([
+        "--backend-token-url",
+        TOKEN_URL,
+        "--backend-client-id",
+        "gw",
+        "--backend-client-secret-env",
+        "X",
+        "--backend-client-auth",
+        "private-key-jwt",
+      ]),
+      2,
+      "--backend-client-auth must be basic or post, not 'private-key-jwt'",
+    );
+    const secret = json(
+      await atrium(["secret", "create", "exchange-client", "--value-stdin", "-o", "json"], "exchange-secret\n"),
+    );
+    const withoutOauth = await atrium([
+      "config",
+      "create",
+      "exchange-no-oauth",
+      "--serviceId",
+      stack.serviceId,
+      "--backendEndpoint",
+      stack.backend.url,
+      "--backend-token-exchange",
+      "--backend-token-url",
+      TOKEN_URL,
+      "--backend-client-id",
+      "gw",
+      "--backend-client-secret",
+      secret.id,
+    ]);
+    expect(withoutOauth.code).not.toBe(0);
+    expect(withoutOauth.stderr).toContain("backendSecret.tokenExchange needs oauth");
+  });
+});

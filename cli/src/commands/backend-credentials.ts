@@ -2,7 +2,9 @@
  * The `config create` flags of a plan's backend secret: a stored secret sent as it is
  * (`--backend-secret`), a credential each user gives through URL elicitation
  * (`--backend-elicit`, with `--backend-elicit-sign-in-client-id` to sign them in first), or OAuth 2.0 client credentials (`--backend-token-url` and the flags that
- * go with it), whose token the gateways get and send as `Authorization: Bearer`.
+ * go with it), whose token the gateways get and send as `Authorization: Bearer`; with
+ * `--backend-token-exchange`, the same flags exchange each caller's token instead (RFC 8693), at
+ * `--backend-token-url` or at the token endpoint of `--backend-issuer`.
  */
 import type { PlanBody } from "@atrium/contract/rest";
 import type { Command } from "commander";
@@ -15,10 +17,13 @@ export interface BackendCredentialFlags {
   backendElicit?: string;
   backendElicitSignInClientId?: string;
   backendTokenUrl?: string;
+  backendTokenExchange?: boolean;
+  backendIssuer?: string;
+  backendRequestedTokenType?: "access_token" | "jwt";
   backendClientId?: string;
   backendClientSecret?: string;
   backendClientSecretEnv?: string;
-  backendClientAuth?: "basic" | "post";
+  backendClientAuth?: "basic" | "post" | "private-key-jwt";
   backendScope?: string[];
   backendAudience?: string;
   backendResource?: string;
@@ -34,6 +39,12 @@ const CLIENT_CREDENTIAL_FLAGS = {
   backendAudience: "--backend-audience",
   backendResource: "--backend-resource",
 } as const;
+
+/** `--backend-requested-token-type`'s words → RFC 8693 token type URIs. */
+const TOKEN_TYPES = {
+  access_token: "urn:ietf:params:oauth:token-type:access_token",
+  jwt: "urn:ietf:params:oauth:token-type:jwt",
+};
 
 export function addBackendCredentialOptions(command: Command): Command {
   return command
@@ -56,6 +67,20 @@ export function addBackendCredentialOptions(command: Command): Command {
       "OAuth 2.0 client credentials for the backend: the token endpoint each gateway gets a token from, sent to the " +
         "backend as 'Authorization: Bearer <token>' (not with --backend-secret)",
     )
+    .option(
+      "--backend-token-exchange",
+      "exchange each caller's validated token (RFC 8693) at --backend-token-url or --backend-issuer's token " +
+        "endpoint for a backend token of their own, instead of client credentials (needs OAuth on the plan); e.g. " +
+        "--oauth-issuer https://login.example.com/ --backend-token-exchange --backend-issuer " +
+        "https://auth.example.com/ --backend-client-id atrium --backend-client-secret <secret_id> " +
+        "--backend-audience https://api.example.com",
+    )
+    .option(
+      "--backend-issuer <url>",
+      "with --backend-token-exchange: the backend authorization server's issuer, whose token endpoint is read from " +
+        "its RFC 8414 metadata (instead of --backend-token-url)",
+    )
+    .option("--backend-requested-token-type <type>", "with --backend-token-exchange: access_token (the default) or jwt")
     .option("--backend-client-id <id>", "client id at that token endpoint (with --backend-token-url)")
     .option(
       "--backend-client-secret <secret_id>",
@@ -67,7 +92,8 @@ export function addBackendCredentialOptions(command: Command): Command {
     )
     .option(
       "--backend-client-auth <method>",
-      "how the client authenticates: basic (HTTP Basic, the default) or post (in the form body)",
+      "how the client authenticates: basic (HTTP Basic, the default), post (in the form body), or, with " +
+        "--backend-token-exchange, private-key-jwt (--backend-client-secret then holds a PEM private key)",
     )
     .option("--backend-scope <scope...>", "scopes asked for with the token")
     .option("--backend-audience <text>", "audience parameter sent with the token request (Auth0, Okta)")
@@ -79,7 +105,29 @@ export function backendSecretFromFlags(flags: BackendCredentialFlags): PlanBody[
   const clientFlag = Object.entries(CLIENT_CREDENTIAL_FLAGS).find(
     ([key]) => flags[key as keyof BackendCredentialFlags] !== undefined,
   )?.[1];
-  if (!flags.backendTokenUrl) {
+  const exchange = flags.backendTokenExchange === true;
+  if (flags.backendIssuer !== undefined && !exchange)
+    throw cliErrors.optionNeedsAnother(
+      "--backend-issuer",
+      "--backend-token-exchange",
+      "it is a token-exchange setting",
+    );
+  if (flags.backendIssuer !== undefined && flags.backendTokenUrl !== undefined)
+    throw cliErrors.conflictingOptions("--backend-issuer", "--backend-token-url", "the token endpoint is one of them");
+  if (exchange && !flags.backendTokenUrl && !flags.backendIssuer)
+    throw cliErrors.optionNeedsAnother(
+      "--backend-token-exchange",
+      "--backend-token-url <url> or --backend-issuer <url>",
+      "it needs the token endpoint",
+    );
+  if (flags.backendRequestedTokenType !== undefined && !exchange)
+    throw cliErrors.optionNeedsAnother(
+      "--backend-requested-token-type",
+      "--backend-token-exchange",
+      "it is a token-exchange setting",
+    );
+  const endpointFlag = exchange ? "--backend-token-exchange" : "--backend-token-url";
+  if (!flags.backendTokenUrl && !exchange) {
     if (clientFlag)
       throw cliErrors.optionNeedsAnother(clientFlag, "--backend-token-url <url>", "it is a client-credentials setting");
     if (flags.backendElicit !== undefined && flags.backendSecret !== undefined)
@@ -112,40 +160,48 @@ export function backendSecretFromFlags(flags: BackendCredentialFlags): PlanBody[
   ] as const) {
     if (flags[other] !== undefined) {
       throw cliErrors.conflictingOptions(
-        "--backend-token-url",
+        endpointFlag,
         `--${other.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
-        "a client-credentials token is always sent as 'Authorization: Bearer <token>'; keep one",
+        `a ${exchange ? "token-exchange" : "client-credentials"} token is always sent as 'Authorization: Bearer ` +
+          "<token>'; keep one",
       );
     }
   }
   if (!flags.backendClientId)
-    throw cliErrors.optionNeedsAnother(
-      "--backend-token-url",
-      "--backend-client-id <id>",
-      "the token endpoint needs it",
-    );
+    throw cliErrors.optionNeedsAnother(endpointFlag, "--backend-client-id <id>", "the token endpoint needs it");
   if (flags.backendClientSecret && flags.backendClientSecretEnv)
     throw cliErrors.conflictingOptions("--backend-client-secret", "--backend-client-secret-env", "keep one");
   if (!flags.backendClientSecret && !flags.backendClientSecretEnv) {
     throw cliErrors.optionNeedsAnother(
-      "--backend-token-url",
+      endpointFlag,
       "--backend-client-secret <secret_id> or --backend-client-secret-env <NAME>",
       "the token endpoint needs the client secret",
     );
   }
-  if (flags.backendClientAuth && !["basic", "post"].includes(flags.backendClientAuth))
-    throw cliErrors.usage(`--backend-client-auth must be basic or post, not '${flags.backendClientAuth}'`);
-  return {
-    oauth2ClientCredentials: {
-      tokenUrl: flags.backendTokenUrl,
-      clientId: flags.backendClientId,
-      clientSecret: flags.backendClientSecret
-        ? { secretId: flags.backendClientSecret }
-        : { env: `\${env:${flags.backendClientSecretEnv}}` },
-      ...(flags.backendClientAuth ? { tokenEndpointAuthMethod: `client_secret_${flags.backendClientAuth}` } : {}),
-      ...(flags.backendScope ? { scopes: flags.backendScope } : {}),
-      ...(flags.backendAudience ? { audience: flags.backendAudience } : {}),
-      ...(flags.backendResource ? { resource: flags.backendResource } : {}),
-    },
-  } as PlanBody["backendSecret"];
+  const methods = exchange ? ["basic", "post", "private-key-jwt"] : ["basic", "post"];
+  if (flags.backendClientAuth && !methods.includes(flags.backendClientAuth))
+    throw cliErrors.usage(`--backend-client-auth must be ${methods.join(" or ")}, not '${flags.backendClientAuth}'`);
+  const tokenType = flags.backendRequestedTokenType;
+  if (tokenType !== undefined && !(tokenType in TOKEN_TYPES))
+    throw cliErrors.usage(`--backend-requested-token-type must be access_token or jwt, not '${tokenType}'`);
+  const settings = {
+    ...(flags.backendTokenUrl ? { tokenUrl: flags.backendTokenUrl } : { issuer: flags.backendIssuer }),
+    clientId: flags.backendClientId,
+    clientSecret: flags.backendClientSecret
+      ? { secretId: flags.backendClientSecret }
+      : { env: `\${env:${flags.backendClientSecretEnv}}` },
+    ...(flags.backendClientAuth
+      ? {
+          tokenEndpointAuthMethod:
+            flags.backendClientAuth === "private-key-jwt"
+              ? "private_key_jwt"
+              : `client_secret_${flags.backendClientAuth}`,
+        }
+      : {}),
+    ...(flags.backendScope ? { scopes: flags.backendScope } : {}),
+    ...(flags.backendAudience ? { audience: flags.backendAudience } : {}),
+    ...(flags.backendResource ? { resource: flags.backendResource } : {}),
+    ...(tokenType ? { requestedTokenType: TOKEN_TYPES[tokenType] } : {}),
+  };
+  return (exchange ? { tokenExchange: settings } : { oauth2ClientCredentials: settings }) as PlanBody["backendSecret"];
 }

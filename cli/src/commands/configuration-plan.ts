@@ -13,6 +13,7 @@ import {
   type BackendCredentialFlags,
   backendSecretFromFlags,
 } from "./backend-credentials.ts";
+import { addBackendTlsOptions, type BackendTlsFlags, backendTlsFromFlags, backendTlsText } from "./backend-tls.ts";
 import { commandGroup, withExample } from "./options.ts";
 import {
   addPlanSettingOptions,
@@ -23,6 +24,7 @@ import {
   updatedClientAuth,
 } from "./plan-settings.ts";
 import { deleteCommand, getCommand, listCommand } from "./records.ts";
+import { maxResultBytesText, toolOverridesText } from "./tool-overrides-text.ts";
 
 /** A plan as shown; `apiKey` only in the answers to create, update and renew. */
 type PlanView = PlanWithKey;
@@ -108,10 +110,13 @@ function recordRows(plan: PlanView): Column<PlanView>[] {
     "backendTimeoutMs",
     { header: "CIRCUIT BREAKER", value: circuitBreakerRow },
     { header: "LIMITS", value: limitsRow },
+    { header: "TOOL OVERRIDES", value: toolOverridesText },
+    { header: "MAX RESULT BYTES", value: maxResultBytesText },
     "includedOperations",
     "excludedOperations",
     "headerPolicy",
     "backendSecret",
+    { header: "BACKEND TLS", value: backendTlsText },
     "createdAt",
     "updatedAt",
     "apiKey",
@@ -122,7 +127,7 @@ const API_KEY_NOTE =
   "Save the API key now: it is shown only this once. Clients send it in the x-atrium-key header; " +
   "`atrium config renew-api-key` replaces it.";
 
-interface CreateOptions extends PlanSettingFlags, BackendCredentialFlags {
+interface CreateOptions extends PlanSettingFlags, BackendCredentialFlags, BackendTlsFlags {
   serviceId: string;
   backendEndpoint: string;
 }
@@ -152,10 +157,11 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
     .argument("<name>", "plan name: lowercase letters, digits, '-' or '.'")
     .requiredOption("--serviceId <id>", "the Service it publishes (`atrium service list`)")
     .requiredOption("--backendEndpoint <url>", "base URL of the backend; operation paths are appended to it");
-  addBackendCredentialOptions(addPlanSettingOptions(create, "create")).action(
+  addBackendTlsOptions(addBackendCredentialOptions(addPlanSettingOptions(create, "create"))).action(
     async (name: string, options: CreateOptions, command: Command) => {
       const auth = createdClientAuth(options);
       const backendSecret = backendSecretFromFlags(options);
+      const backendTls = await backendTlsFromFlags(options);
       const { api } = context.session(command);
       const body: PlanBody = {
         name,
@@ -164,10 +170,12 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
         ...auth,
         ...settingsFromFlags(options),
         ...(backendSecret ? { backendSecret } : {}),
+        ...(backendTls ? { backendTls } : {}),
       };
       const created = await api.post("/configuration-plans", body, planWithKey);
       context.print(command, created, { columns: recordRows(created) });
       if (created.apiKey) context.note(command, `\n${API_KEY_NOTE}`);
+      for (const warning of created.warnings ?? []) context.note(command, `warning: ${warning}`);
     },
   );
   withExample(
@@ -175,6 +183,7 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
     "atrium config create petstore-prod --serviceId 3f2c9a7e-1b4d-4c52-9a8e-2f1d0c6b7a91 --backendEndpoint https://petstore.example.com/api --apiKey --output json",
     "atrium config create petstore-read --serviceId <service_id> --backendEndpoint http://127.0.0.1:8080 --include listPets getPet --timeout-ms 5000",
     "atrium config create petstore-sso --serviceId <service_id> --backendEndpoint https://petstore.example.com/api --oauth-issuer https://login.example.com --oauth-audience https://mcp.example.com/petstore --oauth-scope pets:read --oauth-tool-scope deletePet=pets:write --audit",
+    "atrium config create petstore-mtls --serviceId <service_id> --backendEndpoint https://petstore.internal/api --backend-ca-file ca.crt --backend-client-cert <cert_secret_id> --backend-client-key <key_secret_id> --backend-server-name petstore.internal",
   );
 
   const update = config
@@ -197,6 +206,7 @@ export function registerConfigurationPlanCommands(program: Command, context: Cli
     const updated = await api.put(path, body, planWithKey);
     context.print(command, updated, { columns: recordRows(updated) });
     if (updated.apiKey) context.note(command, `\n${API_KEY_NOTE}`);
+    for (const warning of updated.warnings ?? []) context.note(command, `warning: ${warning}`);
   });
   withExample(
     update,

@@ -1,8 +1,11 @@
 /**
  * `atrium expo` against a real control plane and gateway: Expositions named after their plan,
- * their group and ENDPOINTS, and what each refusal says.
+ * their group and ENDPOINTS, their TOOLS as clients see them, and what each refusal says.
  */
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Gateway } from "@atrium/gateway";
 import { type Stack, waitFor } from "@atrium/gateway/testing";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -95,6 +98,53 @@ describe("expo", () => {
 
     expect(ok(await atrium(["expo", "delete", expositionId])).stdout).toBe(`Deleted exposition ${expositionId}.\n`);
     expect(json(await atrium(["expo", "delete", named.id, "-o", "json"]))).toEqual({ id: named.id, deleted: true });
+    ok(await atrium(["gateway-group", "delete", String(group.id)]));
+  });
+
+  it("shows each tool's name, the tool it comes from, its filter and budget; JSON has the full view", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "atrium-expo-tools-"));
+    const overrides = join(folder, "overrides.yaml");
+    writeFileSync(overrides, "getPet:\n  name: get_pet\n  fixedArguments:\n    petId: 1\n  maxResultBytes: 4096\n");
+    const filters = join(folder, "filters.json");
+    writeFileSync(filters, JSON.stringify({ getPet: { retain: ["/name"], format: "toon" } }));
+    const plan = json(
+      await atrium([
+        "config",
+        "create",
+        "expo-tools-plan",
+        "--serviceId",
+        stack.serviceId,
+        "--backendEndpoint",
+        `${stack.backend.url}/api`,
+        "--tool-overrides",
+        overrides,
+        "--tool-output-filters",
+        filters,
+        "--max-result-bytes",
+        "65536",
+        "-o",
+        "json",
+      ]),
+    );
+    const group = json(await atrium(["gateway-group", "create", "tools-group", "--label", "env=tools", "-o", "json"]));
+    const expo = json(
+      await atrium(["expo", "create", "--configuration", plan.id, "--gateway-group", String(group.id), "-o", "json"]),
+    );
+
+    const shown = ok(await atrium(["expo", "get", expo.id]));
+    expect(row(shown, "TOOLS")).toBe("NAME  FROM  FILTER  BUDGET");
+    expect(shown.stdout).toMatch(/^\s*get_pet {2}getPet {2}yes {2}4096 B$/m);
+    expect(shown.stdout).toMatch(/^\s*listPets {2}listPets {2}no {2}65536 B$/m);
+
+    const tools = json(await atrium(["expo", "get", expo.id, "-o", "json"])).tools;
+    expect(tools.find((tool: { from: string }) => tool.from === "getPet")).toMatchObject({
+      name: "get_pet",
+      fixedArguments: { petId: 1 },
+      filter: { retain: ["/name"], format: "toon" },
+      outputSchema: { type: "object", properties: { name: expect.any(Object) } },
+      maxResultBytes: 4096,
+    });
+    ok(await atrium(["expo", "delete", expo.id]));
     ok(await atrium(["gateway-group", "delete", String(group.id)]));
   });
 

@@ -1,16 +1,23 @@
 /**
  * `atrium expo`: Expositions, a Configuration Plan published on a Gateway Group. Its
  * ENDPOINTS are the FQDNs of the live gateways the group selects; its PROBLEMS, the gateways
- * that received it but do not serve it, and why.
+ * that received it but do not serve it, and why. `expo get` adds its TOOLS as clients see them
+ * (GET /expositions/{id}/tools): the full view with `--output json`.
  */
-import { type ExpositionBody, expositionView, planView } from "@atrium/contract/rest";
+import {
+  type ExpositionBody,
+  type ExpositionToolView,
+  expositionToolsView,
+  expositionView,
+  planView,
+} from "@atrium/contract/rest";
 import type { Command } from "commander";
 import type { z } from "zod";
 import { segment } from "../api.ts";
 import type { CliContext } from "../context.ts";
 import type { Column } from "../output.ts";
 import { commandGroup, positiveInteger, withExample } from "./options.ts";
-import { deleteCommand, getCommand, listCommand } from "./records.ts";
+import { deleteCommand, listCommand } from "./records.ts";
 
 /** The contract's view; `problems` is absent from control planes that predate problem reports. */
 const exposition = expositionView.partial({ problems: true });
@@ -42,6 +49,23 @@ const RECORD_ROWS: Column<ExpositionView>[] = [
   { header: "MCP PATH", value: (e) => `/mcp/${e.id}` },
   { header: "PROBLEMS", value: problemsText },
   "createdAt",
+];
+
+/** One line per tool: its name, the Service's tool it comes from, whether it is filtered, its budget. */
+const toolsText = (tools: ExpositionToolView[]) =>
+  tools.length === 0
+    ? "(none)"
+    : [
+        "NAME  FROM  FILTER  BUDGET",
+        ...tools.map(
+          (tool) =>
+            `${tool.name}  ${tool.from}  ${tool.filter ? "yes" : "no"}  ${tool.maxResultBytes === undefined ? "-" : `${tool.maxResultBytes} B`}`,
+        ),
+      ].join("\n");
+type ExpositionWithTools = ExpositionView & { tools: ExpositionToolView[] };
+const GET_ROWS: Column<ExpositionWithTools>[] = [
+  ...(RECORD_ROWS as Column<ExpositionWithTools>[]),
+  { header: "TOOLS", value: (e) => toolsText(e.tools) },
 ];
 
 interface CreateOptions {
@@ -90,14 +114,25 @@ export function registerExpositionCommands(program: Command, context: CliContext
     "atrium expo create --configuration <plan_id> --gateway-group 2 --name petstore-eu --output json",
   );
 
-  getCommand(expo, context, {
-    description: "show an Exposition with its Gateway Group, ENDPOINTS and the PROBLEMS gateways reported",
-    path: "/expositions",
-    view: exposition,
-    id: EXPOSITION_ID,
-    rows: RECORD_ROWS,
-    examples: ["atrium expo get 0b7e2d4c-5f6a-4e8b-9c1d-2a3b4c5d6e7f"],
-  });
+  const get = expo
+    .command("get")
+    .description(
+      "show an Exposition with its Gateway Group, ENDPOINTS, the PROBLEMS gateways reported and its TOOLS as " +
+        "clients see them (name, the Service's tool it comes FROM, FILTER yes/no, BUDGET); --output json adds each " +
+        "tool's title, description, annotations, fixed arguments, filter and derived outputSchema",
+    )
+    .argument(`<${EXPOSITION_ID.name}>`, EXPOSITION_ID.description)
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const { api } = context.session(command);
+      const record = await api.get(`/expositions/${segment(id)}`, exposition);
+      const { items } = await api.get(`/expositions/${segment(id)}/tools`, expositionToolsView);
+      context.print(command, { ...record, tools: items }, { columns: GET_ROWS });
+    });
+  withExample(
+    get,
+    "atrium expo get 0b7e2d4c-5f6a-4e8b-9c1d-2a3b4c5d6e7f",
+    "atrium expo get 0b7e2d4c-5f6a-4e8b-9c1d-2a3b4c5d6e7f --output json",
+  );
   listCommand(expo, context, {
     description: "list Expositions",
     path: "/expositions",

@@ -16,6 +16,7 @@ import {
   toolLimitPair,
   toolScopePair,
 } from "./options.ts";
+import { readSettingsFile } from "./settings-file.ts";
 
 export type OAuthSettings = z.output<typeof oauthSettings>;
 type PlanLimits = z.output<typeof planLimits>;
@@ -50,6 +51,14 @@ export interface PlanSettingFlags {
   toolLimit?: Record<string, ToolLimitFlag>;
   /** On update only: --no-limits (false). */
   limits?: boolean;
+  /** A YAML or JSON file of toolOverrides; on update, --no-tool-overrides (false). */
+  toolOverrides?: string | false;
+  /** On update, --no-max-result-bytes (false). */
+  maxResultBytes?: number | false;
+  /** A YAML or JSON file of toolOutputFilters; on update, --no-tool-output-filters (false). */
+  toolOutputFilters?: string | false;
+  /** graphql.selectionDepth (a plan on a GraphQL Service). */
+  graphqlSelectionDepth?: number;
 }
 
 /** Each limits flag: its option key and its field of `limits`. */
@@ -155,6 +164,33 @@ export function addPlanSettingOptions(command: Command, mode: "create" | "update
       toolLimitPair,
     );
   if (!creating) command.option("--no-limits", "remove its rate limits and concurrency caps");
+  command
+    .option(
+      "--tool-overrides <file>",
+      "a YAML or JSON file: tool name → name, title, description, annotations, fixedArguments, maxResultBytes" +
+        (creating ? "" : " (replaces the plan's)"),
+    )
+    .option(
+      "--max-result-bytes <n>",
+      "budget of a tool result in bytes (at least 1024): over it, the longest lists are trimmed from their end",
+      positiveInteger,
+    );
+  if (!creating)
+    command
+      .option("--no-tool-overrides", "remove its tool overrides")
+      .option("--no-max-result-bytes", "remove its result budget");
+  command.option(
+    "--tool-output-filters <file>",
+    "a YAML or JSON file: tool name → output filter (retain: JSON Pointers to keep, patches: RFC 6902 operations, " +
+      "format: json or toon)" +
+      (creating ? "" : " (replaces the plan's)"),
+  );
+  if (!creating) command.option("--no-tool-output-filters", "remove its output filters");
+  command.option(
+    "--graphql-selection-depth <n>",
+    "a GraphQL Service's plan: object levels of each tool's generated selection, 1 to 5 (default 2)",
+    positiveInteger,
+  );
   return command
     .option("--include <opIds...>", "only these operationIds become tools (space- or comma-separated)", commaList)
     .option("--exclude <opIds...>", "these operationIds never become tools", commaList)
@@ -281,5 +317,23 @@ export function settingsFromFlags(
     ...(flags.exclude ? { excludedOperations: flags.exclude } : {}),
     ...(flags.timeoutMs ? { backendTimeoutMs: flags.timeoutMs } : {}),
     ...(flags.exposureMode ? { toolExposureMode: flags.exposureMode } : {}),
+    ...(flags.toolOverrides !== undefined
+      ? {
+          toolOverrides:
+            flags.toolOverrides === false ? undefined : readSettingsFile(flags.toolOverrides, "--tool-overrides"),
+        }
+      : {}),
+    ...(flags.maxResultBytes !== undefined
+      ? { maxResultBytes: flags.maxResultBytes === false ? undefined : flags.maxResultBytes }
+      : {}),
+    ...(flags.graphqlSelectionDepth !== undefined ? { graphql: { selectionDepth: flags.graphqlSelectionDepth } } : {}),
+    ...(flags.toolOutputFilters !== undefined
+      ? {
+          toolOutputFilters:
+            flags.toolOutputFilters === false
+              ? undefined
+              : readSettingsFile(flags.toolOutputFilters, "--tool-output-filters"),
+        }
+      : {}),
   };
 }

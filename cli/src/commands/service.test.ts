@@ -3,12 +3,14 @@
  * delete, and what each refusal says.
  */
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { FIXTURE_OPENAPI } from "@atrium/gateway/testing";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { fails, json, ok, row, withCliStack } from "../testing.ts";
+import { collectProtoFiles } from "./proto-files.ts";
 
 let env: NodeJS.ProcessEnv;
 let documentUrl: string;
@@ -70,7 +72,7 @@ describe("service", () => {
     });
   });
 
-  it("imports a .graphql file as a GraphQL Service, and refuses the kind grpc", async () => {
+  it("imports a .graphql file as a GraphQL Service, and refuses an unknown kind", async () => {
     const dir = env.ATRIUM_CONFIG_DIR as string;
     const sdl = 'type Query {\n  "A product."\n  product(id: ID!): Product\n}\ntype Product { id: ID! name: String }\n';
     const file = join(dir, "store.gql");
@@ -89,7 +91,96 @@ describe("service", () => {
     writeFileSync(named, "type Query {\n  a: [Int\n}\n");
     const flagged = ["service", "import", named, "--name", "broken", "--version", "1", "--kind", "graphql"];
     fails(await atrium(flagged), 1, /line 3, column 1/);
-    fails(await atrium([...flagged.slice(0, -1), "grpc"]), 2, "grpc is not supported yet");
+    fails(
+      await atrium([...flagged.slice(0, -1), "soap"]),
+      2,
+      '"soap" is not a kind of Service: openapi, graphql or grpc',
+    );
+  });
+
+  it("imports .proto files as a gRPC Service, uploading the imports found under --proto-path", async () => {
+    const root = join(env.ATRIUM_CONFIG_DIR as string, "protos");
+    mkdirSync(join(root, "shop/v1"), { recursive: true });
+    writeFileSync(
+      join(root, "shop/v1/shop.proto"),
+      [
+        'syntax = "proto3";',
+        "package shop.v1;",
+        'import "shop/v1/item.proto"; // found under --proto-path',
+        'import "google/protobuf/empty.proto";',
+        "service Shop {",
+        "  // Finds an item.",
+        "  rpc FindItem(Item) returns (Item);",
+        "  rpc Stock(stream Item) returns (google.protobuf.Empty);",
+        "}",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(root, "shop/v1/item.proto"),
+      'syntax = "proto3";\npackage shop.v1;\nmessage Item {\n  int64 id = 1;\n}\n',
+    );
+    const entry = join(root, "shop/v1/shop.proto");
+    const answer = await atrium([
+      "service",
+      "import",
+      entry,
+      "--proto-path",
+      root,
+      "--name",
+      "shop",
+      "--version",
+      "1",
+      "-o",
+      "json",
+    ]);
+    const created = json(answer);
+    expect(created).toMatchObject({ kind: "grpc", title: "shop.v1.Shop", operationCount: 1 });
+    expect(answer.stderr).toContain("shop.v1.Shop/Stock is client-streaming");
+    const shown = ok(await atrium(["service", "get", created.id]));
+    expect(row(shown, "KIND")).toBe("grpc");
+    expect(shown.stdout).toMatch(/^Shop_FindItem\s+POST\s+\/shop\.v1\.Shop\/FindItem\s+Finds an item\.$/m);
+
+    // Without the import root, the import is not found: the CLI says which directory to add.
+    const lost = ["service", "import", entry, "--proto-path", join(root, "shop"), "--name", "lost", "--version", "1"];
+    fails(await atrium(lost), 2, /imports "shop\/v1\/item\.proto", which is in none of the import roots/);
+    const two = ["service", "import", entry, entry, "--kind", "openapi", "--name", "two", "--version", "1"];
+    fails(await atrium(two), 2, "several files make one Service only for kind grpc");
+  });
+
+  it("imports Google's real Pub/Sub API from google-proto-files, with its imports", async () => {
+    const protos = dirname(createRequire(import.meta.url).resolve("google-proto-files/package.json"));
+    const entry = join(protos, "google/pubsub/v1/pubsub.proto");
+    const started = performance.now();
+    const answer = await atrium([
+      "service",
+      "import",
+      entry,
+      "--proto-path",
+      protos,
+      "--name",
+      "pubsub",
+      "--version",
+      "1",
+      "-o",
+      "json",
+    ]);
+    const created = json(answer);
+    const seconds = (performance.now() - started) / 1000;
+    // docs/services.md reports these numbers: 8 files uploaded (the google/api ones it imports
+    // found under --proto-path, the well-known types left to the control plane), 3 services.
+    const uploaded = collectProtoFiles([entry], [protos]).map((file) => file.path);
+    expect(uploaded).toHaveLength(8);
+    expect(uploaded).toContain("google/api/http.proto");
+    expect(created).toMatchObject({
+      kind: "grpc",
+      title:
+        "3 gRPC services (google.pubsub.v1.SchemaService, google.pubsub.v1.Publisher, google.pubsub.v1.Subscriber)",
+      operationCount: 34,
+    });
+    expect(created.importWarnings.map((warning: { message: string }) => warning.message)).toEqual([
+      "google.pubsub.v1.Subscriber/StreamingPull is bidirectional streaming: a tool call sends one request and reads one answer, so it is not exposed",
+    ]);
+    expect(seconds).toBeLessThan(30);
   });
 
   it("shows each pattern the import rewrote as a warning", async () => {

@@ -1,6 +1,7 @@
 /**
- * `atrium service`: import an OpenAPI document or a GraphQL schema as a Service (a local file is
- * uploaded, an http(s) URL is fetched by the control plane), and list, show or delete Services.
+ * `atrium service`: import an OpenAPI document, a GraphQL schema or gRPC .proto files as a Service
+ * (local files are uploaded, an http(s) URL is fetched by the control plane, a grpc(s):// server is
+ * read through reflection), and list, show or delete Services.
  */
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
@@ -18,6 +19,7 @@ import type { CliContext } from "../context.ts";
 import { cliErrors } from "../errors.ts";
 import type { Column } from "../output.ts";
 import { commandGroup, withExample } from "./options.ts";
+import { collectProtoFiles } from "./proto-files.ts";
 import { deleteCommand, listCommand } from "./records.ts";
 
 const SERVICE_ID = { name: "service_id", description: "Service id" };
@@ -38,9 +40,15 @@ const OPERATION_COLUMNS: Column<OperationSummary>[] = [
   "summary",
 ];
 
-/** A file's or URL path's kind told by its extension (`.graphql`, `.gql`); otherwise the control plane tells it from the content. */
-export function kindOfFile(file: string): ServiceKind | undefined {
-  return [".graphql", ".gql"].includes(extname(file).toLowerCase()) ? "graphql" : undefined;
+/**
+ * A source's kind told by its extension (`.graphql`, `.gql`: graphql; `.proto`: grpc) or URL scheme
+ * (`grpc://`, `grpcs://`: grpc); otherwise the control plane tells it from the content.
+ */
+export function kindOfSource(source: string): ServiceKind | undefined {
+  if (isGrpcUrl(source)) return "grpc";
+  const extension = extname(pathOf(source)).toLowerCase();
+  if (extension === ".proto") return "grpc";
+  return [".graphql", ".gql"].includes(extension) ? "graphql" : undefined;
 }
 
 /** The upload's content type: by extension, else by the first character (JSON starts with `{`). */
@@ -52,7 +60,7 @@ export function documentContentType(file: string, text: string): string {
   return text.trimStart().startsWith("{") ? "application/json" : "application/yaml";
 }
 
-/** The schema's own refusal (grpc: not supported yet) as a usage error. */
+/** The schema's own refusal of an unknown kind as a usage error. */
 function parseKind(value: string): ServiceKind {
   const parsed = serviceKind.safeParse(value);
   if (!parsed.success) throw new InvalidArgumentError(`${parsed.error.issues[0]?.message ?? "unknown kind"}.`);
@@ -69,46 +77,68 @@ function isHttpUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
 }
 
+function isGrpcUrl(source: string): boolean {
+  return /^grpcs?:\/\//i.test(source);
+}
+
 interface ImportOptions {
   name: string;
   version: string;
   description?: string;
   kind?: ServiceKind;
+  protoPath: string[];
 }
 
 export function registerServiceCommands(program: Command, context: CliContext): void {
   const service = commandGroup(
     program,
     "service",
-    "import OpenAPI documents or GraphQL schemas as Services, and manage them",
+    "import OpenAPI documents, GraphQL schemas or gRPC .proto files as Services, and manage them",
     "atrium service import ./petstore.yaml --name petstore --version 1.0.0",
   );
 
   const importCommand = service
     .command("import")
     .description(
-      "create a Service from an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML), or a GraphQL schema (SDL or introspection JSON; not publishable by a plan yet)",
+      "create a Service from an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML), a GraphQL schema (SDL or introspection JSON), or gRPC .proto files or a gRPC server's reflection",
     )
-    .argument("<file|url>", "a local file (uploaded), or an http(s) URL the control plane downloads")
+    .argument(
+      "<file|url...>",
+      "a local file (uploaded), an http(s) URL the control plane downloads (with --kind graphql, a URL whose path does not end in .graphql, .gql, .graphqls or .json is the GraphQL endpoint, sent the introspection query), or a grpc(s)://host:port server it reads through reflection; several .proto files for one gRPC Service",
+    )
     .addOption(
       new Option(
         "--kind <kind>",
-        "openapi or graphql (grpc is not supported yet); default: graphql for .graphql/.gql files, else told from the content",
+        "openapi, graphql or grpc; default: graphql for .graphql/.gql files, grpc for .proto files and grpc(s):// URLs, else told from the content",
       ).argParser(parseKind),
+    )
+    .option(
+      "--proto-path <dir>",
+      "where .proto imports are found, like protoc's -I (repeatable; default: the current directory): every file the import needs is uploaded with its path relative to it",
+      (dir: string, dirs: string[]) => [...dirs, dir],
+      [] as string[],
     )
     .requiredOption("--name <name>", "Service name: lowercase letters, digits, '-' or '.'")
     .requiredOption("--version <version>", "Service version, e.g. 1.0.0")
     .option("--description <text>", "what the Service is")
-    .action(async (source: string, options: ImportOptions, command: Command) => {
+    .action(async (sources: string[], options: ImportOptions, command: Command) => {
       const { api } = context.session(command);
       const fields = {
         name: options.name,
         version: options.version,
         ...(options.description ? { description: options.description } : {}),
       };
-      const kind = options.kind ?? kindOfFile(pathOf(source));
+      const [source = ""] = sources;
+      const kind = options.kind ?? kindOfSource(source);
+      if (sources.length > 1 && kind !== "grpc")
+        throw cliErrors.usage("several files make one Service only for kind grpc (.proto files): give one document");
       let created: ServiceView;
-      if (isHttpUrl(source)) {
+      if (kind === "grpc" && !isHttpUrl(source)) {
+        const openapi = isGrpcUrl(source)
+          ? { url: source }
+          : { protoFiles: collectProtoFiles(sources, options.protoPath) };
+        created = await api.post("/services", { ...fields, kind, openapi } satisfies ServiceBody, serviceView);
+      } else if (isHttpUrl(source)) {
         created = await api.post(
           "/services",
           { ...fields, ...(kind ? { kind } : {}), openapi: { url: source } } satisfies ServiceBody,
@@ -139,6 +169,9 @@ export function registerServiceCommands(program: Command, context: CliContext): 
     importCommand,
     "atrium service import ./petstore.yaml --name petstore --version 1.0.0",
     "atrium service import ./store.graphql --name store --version 1",
+    "atrium service import https://shop.example.com/graphql --kind graphql --name shop --version 1",
+    "atrium service import protos/pets/v1/pets.proto --proto-path protos --name pets --version 1",
+    "atrium service import grpc://pets.internal:50051 --name pets --version 1",
     "atrium service import https://petstore3.swagger.io/api/v3/openapi.json --name petstore --version 3 --output json",
   );
 

@@ -2,7 +2,7 @@
  * Configuration Plans: a Service bound to a backend with the endpoint's settings (the stream's
  * plan settings), checked with the crds rulebook. The API key is shown only when made.
  */
-import { configurationPlanRules, httpUrl, withRules } from "@atrium/crds";
+import { configurationPlanRules, contractUrl, withRules } from "@atrium/crds";
 import { z } from "zod";
 import { planSettings } from "../stream.ts";
 import { recordName, timestamps } from "./records.ts";
@@ -11,7 +11,7 @@ export const planBody = withRules(
   planSettings.extend({
     name: recordName,
     serviceId: z.uuid(),
-    backendEndpoint: httpUrl,
+    backendEndpoint: contractUrl,
     apiKey: z
       .boolean()
       .default(false)
@@ -32,5 +32,12 @@ export type PlanView = z.output<typeof planView>;
 /** The answers to create, replace and renew: with the new key when one was made. */
 export const planWithKey = planView.extend({
   apiKey: z.string().optional().describe("The new API key, shown only now."),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "What the written plan gets that was perhaps not meant, without being refused: a tool whose outputSchema " +
+        "cannot be derived through its output filter lists none. Absent when there is nothing to say.",
+    ),
 });
 export type PlanWithKey = z.output<typeof planWithKey>;

@@ -2,6 +2,7 @@
  * Expositions: a plan published on a gateway group, shown with the live gateways serving it and
  * the problems gateways reported.
  */
+import { toolOutputFilter } from "@atrium/crds";
 import { z } from "zod";
 import { gatewayGroupId, recordName, timestamps } from "./records.ts";
 
@@ -28,3 +29,30 @@ export const expositionView = expositionBody.extend({
   ...timestamps,
 });
 export type ExpositionView = z.output<typeof expositionView>;
+
+/**
+ * One tool of an Exposition as clients see it: its plan's toolOverrides, toolOutputFilters and
+ * result budget applied to the Service's tool. The input schema is not shown: the gateway
+ * derives it from the Service's document when it compiles the tools.
+ */
+export const expositionToolView = z.object({
+  name: z.string().describe("The name clients see (after toolOverrides)."),
+  from: z.string().describe("The tool's name on its Service (before toolOverrides)."),
+  kind: z.enum(["operation", "custom"]),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  annotations: z.record(z.string(), z.unknown()).optional(),
+  fixedArguments: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Arguments the plan fixes: removed from the input schema, always sent with this value."),
+  outputSchema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("The outputSchema derived through the filter; absent when the tool has none or it cannot be derived."),
+  outputSchemaProblem: z.string().optional().describe("Why no outputSchema can be derived through the filter."),
+  filter: toolOutputFilter.optional(),
+  maxResultBytes: z.number().int().optional().describe("The result budget: the tool's override, else the plan's."),
+});
+export type ExpositionToolView = z.output<typeof expositionToolView>;
+export const expositionToolsView = z.object({ items: z.array(expositionToolView) });

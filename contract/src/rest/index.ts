@@ -48,9 +48,12 @@ export {
 export {
   type ExpositionBody,
   type ExpositionProblemView,
+  type ExpositionToolView,
   type ExpositionView,
   expositionBody,
   expositionProblemView,
+  expositionToolsView,
+  expositionToolView,
   expositionView,
 } from "./expositions.ts";
 export {

@@ -14,6 +14,10 @@ export type FieldError = z.output<typeof fieldError>;
 /** Where a submitted or downloaded document is wrong (the OpenAPI import's problems). */
 export const sourceLocation = z.object({
   pointer: z.string().optional().describe("JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`."),
+  file: z
+    .string()
+    .optional()
+    .describe("For an import of several files (gRPC .proto files): the path of the file in question."),
   line: z.number().int().optional().describe("1-based line in the submitted or downloaded text."),
   column: z.number().int().optional().describe("1-based column in the submitted or downloaded text."),
 });

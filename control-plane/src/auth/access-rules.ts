@@ -74,6 +74,7 @@ export const ACCESS_RULES: Readonly<Record<string, AccessRule>> = {
   [`POST ${api}/expositions`]: editors,
   [`GET ${api}/expositions`]: editors,
   [`GET ${api}/expositions/:id`]: editors,
+  [`GET ${api}/expositions/:id/tools`]: editors,
   [`PUT ${api}/expositions/:id`]: editors,
   [`DELETE ${api}/expositions/:id`]: editors,
 
@@ -123,14 +124,18 @@ export function requirePlatformAdmin(principal: Principal, what: string): void {
 }
 
 /**
- * `${env:NAME}` backend secrets read the gateway's environment: only admins (and the operator,
- * whose CRs cluster administrators write) may set them.
+ * `${env:NAME}` backend secrets read the gateway's environment, and backend TLS files its file
+ * system: only admins (and the operator, whose CRs cluster administrators write) may set them.
  */
 const ENV_REFERENCE_WRITERS: readonly Actor[] = ["user:admin", "token:admin", "token:operator"];
 
-export function requireEnvReferenceWriter(principal: Principal, field: string): void {
+export function requireEnvReferenceWriter(
+  principal: Principal,
+  field: string,
+  what = "Writing an environment reference",
+): void {
   if (!ENV_REFERENCE_WRITERS.includes(actorOf(principal))) {
-    throw errors.roleRefused(`Writing an environment reference (${field})`, describeActor(actorOf(principal)), [
+    throw errors.roleRefused(`${what} (${field})`, describeActor(actorOf(principal)), [
       ...ENV_REFERENCE_WRITERS.map(describeActor),
     ]);
   }

@@ -164,6 +164,31 @@ describe.each(DATABASE_KINDS)("roles on %s", (kind) => {
     expect(clientSecretFromEnv.body.detail).toContain("body.backendSecret.oauth2ClientCredentials.clientSecret.env");
   });
 
+  it("lets only admins (and the operator) name a file on the gateway as backend TLS material", async () => {
+    const plan = (name: string) => ({
+      name,
+      serviceId,
+      backendEndpoint: "https://pets.example.com",
+      backendTls: {
+        clientCertificate: { file: "/var/run/atrium/backend-tls/pets/tls.crt" },
+        clientKey: { file: "/var/run/atrium/backend-tls/pets/tls.key" },
+      },
+    });
+    const byMember = await member.call("POST", "/api/v1/configuration-plans", plan("tls-by-member"));
+    expect(byMember).toMatchObject({ status: 403, body: { code: "ROLE_REFUSED" } });
+    expect(byMember.body.detail).toContain("Naming a file on the gateway (body.backendTls.clientCertificate.file)");
+    const byAdmin = await cp.admin.call("POST", "/api/v1/configuration-plans", plan("tls-by-admin"));
+    expect(byAdmin.status).toBe(201);
+    const operator = await token({ name: "operator-tls", role: "operator" });
+    expect((await operator.call("POST", "/api/v1/configuration-plans", plan("tls-by-operator"))).status).toBe(201);
+    // A CA stored on the plan and a server name name nothing of the gateway's.
+    const inline = await member.call("POST", "/api/v1/configuration-plans", {
+      ...plan("tls-inline-by-member"),
+      backendTls: { serverName: "pets.internal" },
+    });
+    expect(inline.status).toBe(201);
+  });
+
   it("lets an admin change a user's role, effective at the next request", async () => {
     const users = await cp.admin.call("GET", "/api/v1/users");
     const id = users.body.items.find((u: { username: string }) => u.username === member1.username).id;

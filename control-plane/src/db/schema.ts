@@ -4,7 +4,7 @@
  * stored as jsonb, so a new optional field needs no migration.
  */
 import type { NormalizedOperation, PlanSettings } from "@atrium/contract";
-import type { customToolsSpec, GatewayGroupSelector, promptsSpec, resourcesSpec } from "@atrium/crds";
+import type { GatewayGroupSelector, promptsSpec, resourcesSpec, storedCustomToolsSpec } from "@atrium/crds";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -30,7 +30,7 @@ import type { ImportedDocument } from "../openapi/imported-document.ts";
  * the Service); the `kind` column says which.
  */
 export type ArtifactSpec = Partial<
-  Omit<z.output<typeof customToolsSpec>, "serviceRef"> &
+  Omit<z.output<typeof storedCustomToolsSpec>, "serviceRef"> &
     Omit<z.output<typeof resourcesSpec>, "serviceRef"> &
     Omit<z.output<typeof promptsSpec>, "serviceRef">
 >;

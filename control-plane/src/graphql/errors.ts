@@ -44,6 +44,21 @@ export function invalidIntrospection(reason: string): OpenApiImportError {
   );
 }
 
+/** Never shown as written: the import of a downloaded answer gives its code's reason only (withoutContent). */
+export function introspectionRefused(): OpenApiImportError {
+  return new OpenApiImportError(
+    "GRAPHQL_INTROSPECTION_REFUSED",
+    "The GraphQL endpoint answered the introspection query with errors and no schema: enable introspection for the import, or import the schema's SDL",
+  );
+}
+
+export function notAnEndpoint(): OpenApiImportError {
+  return new OpenApiImportError(
+    "GRAPHQL_NOT_AN_ENDPOINT",
+    "The answer to the introspection query is not a GraphQL result: give the GraphQL endpoint's URL",
+  );
+}
+
 export function notAGraphqlSchema(found: string): OpenApiImportError {
   return new OpenApiImportError(
     "GRAPHQL_SYNTAX",

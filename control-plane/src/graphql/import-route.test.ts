@@ -1,7 +1,7 @@
 /**
  * GraphQL Services through the REST API on PGlite: imported as an upload (the kind given, or told
- * from the content) or inline, refused with a located 422 when the SDL is invalid, and never
- * published: a plan on one, or turning a planned Service into one, is a 422 that changes nothing.
+ * from the content) or inline, refused with a located 422 when the SDL is invalid, and published
+ * by a plan at the endpoint's http(s) URL (the gateways call GraphQL).
  */
 import { buildSchema, introspectionFromSchema } from "graphql";
 import { describe, expect, it } from "vitest";
@@ -54,19 +54,7 @@ describe("GraphQL Services through the REST API on pglite", () => {
     expect(JSON.stringify(list.body)).not.toContain("broken");
   });
 
-  it("refuses the kind grpc, saying it is not supported yet", async () => {
-    const { admin } = controlPlane();
-    const answer = await admin.call("POST", "/api/v1/services", {
-      name: "rpc",
-      version: "1",
-      kind: "grpc",
-      openapi: { inline: "syntax = 'proto3';" },
-    });
-    expect(answer.status).toBe(400);
-    expect(JSON.stringify(answer.body)).toContain("grpc is not supported yet");
-  });
-
-  it("refuses a plan on a GraphQL Service, and turning a planned Service into one", async () => {
+  it("takes a plan on a GraphQL Service at its http(s) endpoint, and turning a planned Service into one", async () => {
     const { admin } = controlPlane();
     const created = await admin.call("POST", "/api/v1/services/import?name=store-plan&version=1", storeSdl, upload);
     const plan = await admin.call("POST", "/api/v1/configuration-plans", {
@@ -74,9 +62,7 @@ describe("GraphQL Services through the REST API on pglite", () => {
       serviceId: created.body.id,
       backendEndpoint: "https://store.example.com/graphql",
     });
-    expect(plan.status).toBe(422);
-    expect(plan.body.code).toBe("SERVICE_KIND_NOT_PUBLISHABLE");
-    expect(plan.body.detail).toContain("the gateways cannot call GraphQL backends yet");
+    expect(plan.status).toBe(201);
 
     const petstoreId = await createPetstore(admin);
     const petstorePlan = await admin.call("POST", "/api/v1/configuration-plans", {
@@ -92,9 +78,7 @@ describe("GraphQL Services through the REST API on pglite", () => {
       kind: "graphql",
       openapi: { inline: storeSdl },
     });
-    expect(turned.status).toBe(422);
-    expect(turned.body.detail).toContain("ConfigurationPlan 'petstore-plan' uses this Service");
-    const after = await admin.call("GET", `/api/v1/services/${petstoreId}`);
-    expect(after.body).toEqual(before.body);
+    expect(turned.status).toBe(200);
+    expect(turned.body).toMatchObject({ kind: "graphql", operationCount: 7 });
   });
 });

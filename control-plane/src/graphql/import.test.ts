@@ -139,6 +139,59 @@ describe("GraphQL import", () => {
     expect(error.message).toContain("split the schema into several services");
   });
 
+  it("stores the output types and each operation's document head, which rebuild the stored documents", () => {
+    const source = imported.graphql;
+    expect(source?.roots.products).toEqual({
+      type: "[Product!]!",
+      head: "query products($filter: ProductFilter, $first: Int, $after: String) { products(filter: $filter, first: $first, after: $after)",
+    });
+    expect(source?.types.Category).toEqual({ kind: "enum", values: ["BOOKS", "GAMES", "TOYS"] });
+    expect(source?.types.DateTime).toEqual({ kind: "scalar" });
+    // related(limit: Int!) has a required argument: never selectable, so not stored.
+    const product = source?.types.Product;
+    expect(product?.kind === "object" && product.fields.map((field) => field.name)).not.toContain("related");
+    for (const operation of imported.operations) {
+      const root = source?.roots[operation.operationId];
+      expect(operation.graphql?.document.startsWith(`${root?.head}`)).toBe(true);
+    }
+  });
+
+  it("reports each subscription field as not published, and imports the rest", () => {
+    const sdl = `${storeSdl}\ntype Subscription {\n  priceChanged(id: ID!): Product\n  newProduct: Product\n}\n`;
+    const withSubscriptions = importGraphqlText(
+      sdl.replace("mutation: Mutation", "mutation: Mutation\n  subscription: Subscription"),
+    );
+    expect(withSubscriptions.operations).toHaveLength(7);
+    expect(withSubscriptions.warnings).toEqual([
+      {
+        code: "GRAPHQL_SUBSCRIPTION_NOT_EXPOSED",
+        message:
+          'Subscription field "priceChanged" is not published as a tool: a tool call has one answer, a subscription a stream of events',
+      },
+      {
+        code: "GRAPHQL_SUBSCRIPTION_NOT_EXPOSED",
+        message:
+          'Subscription field "newProduct" is not published as a tool: a tool call has one answer, a subscription a stream of events',
+      },
+    ]);
+  });
+
+  it("leaves out, with a warning, a root field whose selection would pass the selected-fields budget", () => {
+    const wide = (name: string, next: string | undefined) =>
+      `type ${name} {\n${Array.from({ length: 500 }, (_, f) => `  f${f}: ${next ?? "Int"}`).join("\n")}\n}`;
+    // Depth 2 selects W0's 500 fields, each selecting W1's 500 Int fields: 250,500 fields, past 250,000.
+    const sdl = `${wide("W0", "W1")}\n${wide("W1", undefined)}\ntype Query {\n  huge: W0\n  small: Int\n}\n`;
+    const result = importGraphqlText(sdl);
+    expect(result.operations.map((operation) => operation.operationId)).toEqual(["small"]);
+    expect(result.warnings).toEqual([
+      {
+        code: "GRAPHQL_SELECTION_TOO_LARGE",
+        message:
+          'Query field "huge" is not published as a tool: with the fields selected before it, its generated selection would take the Service past 250000 selected fields',
+      },
+    ]);
+  });
+
   it("refuses SDL with a syntax error, saying where", () => {
     const error = importError("type Query {\n  product(id: ID!): Product\n  products: [Product!\n}\n");
     expect(error.code).toBe("GRAPHQL_SYNTAX");

@@ -4,27 +4,68 @@
  * are not published). Each operation carries its call recipe (`graphql`: the document with one
  * variable per argument and the generated selection set); method and path say what GraphQL over
  * HTTP does, `POST /` on the plan's endpoint. The arguments are the request body's schema; the
- * selected data is the 200 answer's. Runs in the import worker, like the OpenAPI import.
+ * selected data is the 200 answer's. The output types and each operation's document head are
+ * stored with the Service (`graphql`), so a plan's own selection depth is rebuilt from them
+ * without the schema (plan-depth.ts); the schema itself is stored as SDL, which custom tools' own
+ * documents are validated against (custom-tools.ts). What is not published is said in a warning each.
+ * Runs in the import worker, like the OpenAPI import.
  */
 import type { GraphqlCall, NormalizedOperation } from "@atrium/contract";
-import { type GraphQLField, type GraphQLObjectType, type GraphQLSchema, isNonNullType, parse, validate } from "graphql";
+import type { ImportWarning } from "@atrium/contract/rest";
+import {
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  isNonNullType,
+  parse,
+  printSchema,
+  validate,
+} from "graphql";
 import { checkContract } from "../openapi/contract-check.ts";
 import type { ImportedDocument } from "../openapi/imported-document.ts";
 import { maxImportWarnings, maxSchemaNodes } from "../openapi/limits.ts";
 import type { JsonObject } from "../openapi/plain-json.ts";
 import { noRootFields, toolsTooLarge, unqueryableField } from "./errors.ts";
 import { type InputDefs, isRequired, objectSchema } from "./input-schema.ts";
+import { type GraphqlSelectionSource, outputTypes } from "./output-types.ts";
 import { parseGraphqlSchema } from "./parse-schema.ts";
-import { selectField } from "./selection.ts";
+import {
+  defaultSelectionDepth,
+  documentOf,
+  type FieldBudget,
+  maxSelectedFields,
+  SelectionTooLarge,
+  selectField,
+} from "./selection.ts";
+import { notExposedWarnings, selectionTooLargeWarning } from "./warnings.ts";
+
+type Walk = {
+  schema: GraphQLSchema;
+  types: GraphqlSelectionSource["types"];
+  roots: GraphqlSelectionSource["roots"];
+  defs: InputDefs;
+  budget: FieldBudget;
+  warnings: ImportWarning[];
+};
 
 /** The import proper, on the submitted text. */
-export function importGraphqlText(rawText: string): ImportedDocument {
+export function importGraphqlText(rawText: string, introspected = false): ImportedDocument {
   const text = rawText.startsWith("\uFEFF") ? rawText.slice(1) : rawText;
-  const { schema, warnings } = parseGraphqlSchema(text);
-  const defs: InputDefs = new Map();
-  const queries = rootOperations(schema, schema.getQueryType(), "query", defs, new Set());
+  const { schema, warnings } = parseGraphqlSchema(text, introspected);
+  const rootFields = [schema.getQueryType(), schema.getMutationType()].flatMap((root) =>
+    Object.values(root?.getFields() ?? {}),
+  );
+  const walk: Walk = {
+    schema,
+    types: outputTypes(rootFields),
+    roots: {},
+    defs: new Map(),
+    budget: { left: maxSelectedFields },
+    warnings: [...warnings, ...notExposedWarnings(schema)],
+  };
+  const queries = rootOperations(walk, schema.getQueryType(), "query", new Set());
   const taken = new Set(queries.map((operation) => operation.operationId));
-  const mutations = rootOperations(schema, schema.getMutationType(), "mutation", defs, taken);
+  const mutations = rootOperations(walk, schema.getMutationType(), "mutation", taken);
   const operations = [...queries, ...mutations];
   if (operations.length === 0) throw noRootFields();
   // Each operation carries the input objects it uses: shared in memory, copied once stored.
@@ -35,21 +76,22 @@ export function importGraphqlText(rawText: string): ImportedDocument {
     version: "",
     servers: [],
     operations,
-    warnings: warnings.slice(0, maxImportWarnings),
+    warnings: walk.warnings.slice(0, maxImportWarnings),
+    graphql: { types: walk.types, roots: walk.roots },
+    graphqlSchema: printSchema(schema),
   };
   return checkContract(document, [], () => ({}));
 }
 
 function rootOperations(
-  schema: GraphQLSchema,
+  walk: Walk,
   root: GraphQLObjectType | null | undefined,
   operationType: GraphqlCall["operationType"],
-  defs: InputDefs,
   taken: Set<string>,
 ): NormalizedOperation[] {
   const operations: NormalizedOperation[] = [];
   for (const field of Object.values(root?.getFields() ?? {})) {
-    const operation = fieldOperation(schema, field, operationType, defs, uniqueId(field.name, operationType, taken));
+    const operation = fieldOperation(walk, field, operationType, uniqueId(field.name, operationType, taken));
     if (operation) operations.push(operation);
   }
   return operations;
@@ -64,23 +106,35 @@ function uniqueId(name: string, operationType: string, taken: Set<string>): stri
 }
 
 function fieldOperation(
-  schema: GraphQLSchema,
+  walk: Walk,
   field: GraphQLField<unknown, unknown>,
   operationType: GraphqlCall["operationType"],
-  defs: InputDefs,
   operationId: string,
 ): NormalizedOperation | undefined {
-  const selected = selectField(field.type);
-  if (!selected) return undefined; // an object type none of whose fields can be selected
+  const type = String(field.type);
+  let selected: ReturnType<typeof selectField>;
+  const left = walk.budget.left;
+  try {
+    selected = selectField(walk.types, type, defaultSelectionDepth, walk.budget);
+  } catch (error) {
+    if (!(error instanceof SelectionTooLarge)) throw error;
+    walk.budget.left = left; // the fields it took are not selected: the next root field may have them
+    walk.warnings.push(selectionTooLargeWarning(operationType, field.name, maxSelectedFields));
+    return undefined;
+  }
+  if (!selected) return undefined; // never for a root field: an object with nothing selectable asks for __typename
+  const head = callHead(field, operationType, operationId);
   const call: GraphqlCall = {
     operationType,
     fieldName: field.name,
     operationName: operationId,
-    document: callDocument(field, operationType, operationId, selected.selection),
+    document: documentOf(head, selected.selection),
   };
-  const problems = validate(schema, parse(call.document));
+  const problems = validate(walk.schema, parse(call.document));
   if (problems.length > 0) throw unqueryableField(`${operationType} field '${field.name}'`, problems);
+  walk.roots[operationId] = { type, head };
 
+  const { defs } = walk;
   const input = objectSchema(field.args, defs);
   const used = referencedDefs(input, defs);
   if (used.size > 0) input.$defs = Object.fromEntries(used);
@@ -116,15 +170,11 @@ function fieldOperation(
 }
 
 /**
- * `query products($filter: ProductFilter, $first: Int) { products(filter: $filter, first: $first) { … } }`.
- * An argument with a default gets a nullable variable, so leaving it out lets the server's default apply.
+ * `query products($filter: ProductFilter, $first: Int) { products(filter: $filter, first: $first)`,
+ * which the selection and ` }` end. An argument with a default gets a nullable variable, so
+ * leaving it out lets the server's default apply.
  */
-function callDocument(
-  field: GraphQLField<unknown, unknown>,
-  operationType: string,
-  operationName: string,
-  selection: string,
-): string {
+function callHead(field: GraphQLField<unknown, unknown>, operationType: string, operationName: string): string {
   const variables = field.args.map((arg) => {
     const type = arg.defaultValue !== undefined && isNonNullType(arg.type) ? arg.type.ofType : arg.type;
     return `$${arg.name}: ${String(type)}`;
@@ -132,7 +182,7 @@ function callDocument(
   const argumentsList = field.args.map((arg) => `${arg.name}: $${arg.name}`);
   const declared = variables.length > 0 ? `(${variables.join(", ")})` : "";
   const passed = argumentsList.length > 0 ? `(${argumentsList.join(", ")})` : "";
-  return `${operationType} ${operationName}${declared} { ${field.name}${passed}${selection ? ` ${selection}` : ""} }`;
+  return `${operationType} ${operationName}${declared} { ${field.name}${passed}`;
 }
 
 /** The input objects one schema refers to, directly or through each other. */

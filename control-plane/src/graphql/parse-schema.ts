@@ -21,12 +21,23 @@ import {
 import { validateSDL } from "graphql/validation/validate.js";
 import { isPlainObject } from "../openapi/plain-json.ts";
 import { dropIdenticalDuplicateFields } from "./duplicate-fields.ts";
-import { graphqlSyntax, invalidIntrospection, invalidSchema, notAGraphqlSchema } from "./errors.ts";
+import {
+  graphqlSyntax,
+  introspectionRefused,
+  invalidIntrospection,
+  invalidSchema,
+  notAGraphqlSchema,
+  notAnEndpoint,
+} from "./errors.ts";
 
 export type ParsedSchema = { schema: GraphQLSchema; warnings: ImportWarning[] };
 
-export function parseGraphqlSchema(text: string): ParsedSchema {
-  const parsed = text.trimStart().startsWith("{") ? { schema: fromIntrospection(text), warnings: [] } : fromSdl(text);
+/** `introspected`: the text is an endpoint's answer to the introspection query (endpoint.ts). */
+export function parseGraphqlSchema(text: string, introspected = false): ParsedSchema {
+  const parsed =
+    introspected || text.trimStart().startsWith("{")
+      ? { schema: fromIntrospection(text, introspected), warnings: [] }
+      : fromSdl(text);
   const problems = validateSchema(parsed.schema);
   if (problems.length > 0) throw invalidSchema(problems);
   return parsed;
@@ -47,14 +58,18 @@ function fromSdl(text: string): ParsedSchema {
   return { schema: buildASTSchema(deduplicated.document, { assumeValidSDL: true }), warnings: deduplicated.warnings };
 }
 
-function fromIntrospection(text: string): GraphQLSchema {
+function fromIntrospection(text: string, introspected: boolean): GraphQLSchema {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
+    if (introspected) throw notAnEndpoint();
     throw invalidIntrospection(`it is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   const introspection = introspectionIn(value);
+  // A GraphQL result without the schema, with errors, is the endpoint refusing the query.
+  if (!introspection && introspected)
+    throw isPlainObject(value) && Array.isArray(value.errors) ? introspectionRefused() : notAnEndpoint();
   if (!introspection) throw invalidIntrospection("it has no '__schema' object (nor 'data.__schema')");
   try {
     return buildClientSchema(introspection);

@@ -71,3 +71,9 @@ type Mutation {
   product(id: ID!, price: Float!): Product
 }
 `;
+
+/** Five levels of 40 object fields each, the last of Ints: 40^d fields at depth d, past any budget at depth 5. */
+export const deepSdl = `${Array.from({ length: 5 }, (_, level) => {
+  const fields = Array.from({ length: 40 }, (_, f) => `  f${f}: ${level < 4 ? `L${level + 1}` : "Int"}`);
+  return `type L${level} {\n${fields.join("\n")}\n}`;
+}).join("\n")}\ntype Query {\n  root: L0\n}\n`;

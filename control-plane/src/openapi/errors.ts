@@ -34,7 +34,19 @@ export type OpenApiImportErrorCode =
   /** The GraphQL schema, or its introspection result, breaks the GraphQL specification's rules. */
   | "GRAPHQL_INVALID"
   /** The GraphQL schema has no Query or Mutation field. */
-  | "GRAPHQL_NO_OPERATIONS";
+  | "GRAPHQL_NO_OPERATIONS"
+  /** The GraphQL endpoint answered the introspection query with errors and no schema (introspection disabled). */
+  | "GRAPHQL_INTROSPECTION_REFUSED"
+  /** The URL's answer to the introspection query is not a GraphQL result: not a GraphQL endpoint. */
+  | "GRAPHQL_NOT_AN_ENDPOINT"
+  /** A .proto file does not parse (file, line, column). */
+  | "GRPC_SYNTAX"
+  /** The .proto files do not make a whole: a missing import, a duplicate symbol, an unknown type. */
+  | "GRPC_INVALID"
+  /** The .proto files (or the reflection server) have no unary or server-streaming method to publish. */
+  | "GRPC_NO_OPERATIONS"
+  /** The reflection server could not be reached, or did not answer as one. */
+  | "GRPC_REFLECTION";
 
 /** Where, in the text that was submitted or downloaded: the problem document's `location`. */
 export type { SourceLocation };
@@ -51,7 +63,7 @@ export class OpenApiImportError extends Error {
   }
 }
 
-/** ` at /paths/~1pets/get (line 9, column 7)`, or as much of it as is known. */
+/** ` at /paths/~1pets/get (line 9, column 7)` (` in a.proto (line 3)` for one of several files), or as much of it as is known. */
 export function describeLocation(location: SourceLocation | undefined): string {
   if (!location) return "";
   const where =
@@ -62,7 +74,8 @@ export function describeLocation(location: SourceLocation | undefined): string {
       : location.column === undefined
         ? ` (line ${location.line})`
         : ` (line ${location.line}, column ${location.column})`;
-  return `${where}${lineColumn}`;
+  const file = location.file === undefined ? "" : ` in ${location.file}`;
+  return `${file}${where}${lineColumn}`;
 }
 
 export function urlInvalid(url: string): OpenApiImportError {
@@ -75,7 +88,7 @@ export function urlInvalid(url: string): OpenApiImportError {
 export function fetchFailed(url: string, reason: string, cause?: unknown): OpenApiImportError {
   return new OpenApiImportError(
     "OPENAPI_FETCH",
-    `Could not download the OpenAPI document from ${url}: ${reason}. Check the URL and that the control plane can reach it, or send the document inline`,
+    `Could not fetch ${url}: ${reason}. Check the URL and that the control plane can reach it, or send the document inline`,
     undefined,
     cause,
   );
@@ -263,6 +276,14 @@ const reasonWithoutContent: Record<OpenApiImportErrorCode, string> = {
   GRAPHQL_SYNTAX: "it is not GraphQL SDL or an introspection result",
   GRAPHQL_INVALID: "it is not a valid GraphQL schema",
   GRAPHQL_NO_OPERATIONS: "it has no Query or Mutation field",
+  GRAPHQL_INTROSPECTION_REFUSED:
+    "the endpoint answered the introspection query with errors and no schema: its introspection is disabled or refused. Enable it for the import, or import the schema's SDL",
+  GRAPHQL_NOT_AN_ENDPOINT:
+    "its answer to the introspection query (POST) is not a GraphQL result: give the URL of the GraphQL endpoint, or of a file ending in .graphql, .gql, .graphqls or .json",
+  GRPC_SYNTAX: "a .proto file does not parse",
+  GRPC_INVALID: "its .proto files do not make a whole",
+  GRPC_NO_OPERATIONS: "it has no unary or server-streaming method",
+  GRPC_REFLECTION: "the reflection server did not answer as one",
 };
 
 /**

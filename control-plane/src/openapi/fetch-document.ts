@@ -32,6 +32,11 @@ export type FetchOptions = {
   maxBytes: number;
   /** Default: `fetchPolicyFromEnv()`. */
   policy?: FetchPolicy;
+  /**
+   * Sends this JSON body with `POST` instead of a `GET` (a GraphQL introspection query). Only
+   * 307 and 308 redirects are followed then: the others would turn it into a `GET`.
+   */
+  postJson?: string;
 };
 
 export const maxRedirects = 3;
@@ -72,20 +77,41 @@ export async function fetchDocument(rawUrl: string, options: FetchOptions): Prom
     const dispatcher = pinnedAgent(address);
     try {
       const response = await request(url, {
-        method: "GET",
         // No compression: the size limit then counts the bytes we actually hold.
-        headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5", "accept-encoding": "identity" },
+        ...(options.postJson === undefined
+          ? {
+              method: "GET",
+              headers: {
+                accept: "application/json, application/yaml, text/yaml, */*;q=0.5",
+                "accept-encoding": "identity",
+              },
+            }
+          : {
+              method: "POST",
+              // application/json: a GraphQL server answers its errors with 200 and a body saying them.
+              headers: {
+                accept: "application/json",
+                "content-type": "application/json",
+                "accept-encoding": "identity",
+              },
+              body: options.postJson,
+            }),
         signal,
         dispatcher,
       });
       const location = response.headers.location;
       if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === "string") {
         await response.body.dump();
+        if (options.postJson !== undefined && response.statusCode !== 307 && response.statusCode !== 308)
+          throw fetchFailed(
+            shown,
+            `the server redirected (HTTP ${response.statusCode}) as for a page: give the GraphQL endpoint's own URL`,
+          );
         if (redirects >= maxRedirects) throw fetchFailed(shown, `more than ${maxRedirects} redirects`);
         url = nextUrl(location, url, shown);
         continue;
       }
-      if (response.statusCode < 200 || response.statusCode > 299) {
+      if ((response.statusCode < 200 || response.statusCode > 299) && !graphqlErrorAnswer(options, response)) {
         await response.body.dump();
         throw fetchFailed(shown, `the server answered HTTP ${response.statusCode}`);
       }
@@ -100,6 +126,20 @@ export async function fetchDocument(rawUrl: string, options: FetchOptions): Prom
       void dispatcher.close();
     }
   }
+}
+
+/**
+ * A GraphQL server may answer a refused query (introspection disabled, authentication needed) with
+ * a 4xx and a JSON body holding its errors: that body is the answer the import reads.
+ */
+function graphqlErrorAnswer(options: FetchOptions, response: Awaited<ReturnType<typeof request>>): boolean {
+  const type = String(response.headers["content-type"] ?? "");
+  return (
+    options.postJson !== undefined &&
+    response.statusCode >= 400 &&
+    response.statusCode < 500 &&
+    /^application\/(graphql-response\+)?json\b/i.test(type)
+  );
 }
 
 /** Resolves the URL's host and checks every address; returns the one to connect to. */

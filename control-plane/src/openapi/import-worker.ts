@@ -5,13 +5,18 @@
  */
 import { parentPort } from "node:worker_threads";
 import { importGraphqlText } from "../graphql/import.ts";
+import { importGrpc } from "../grpc/import.ts";
 import { OpenApiImportError } from "./errors.ts";
 import { importText } from "./import.ts";
 import type { ImportJob, ImportOutcome } from "./run-import.ts";
 
 async function outcomeOf(job: ImportJob): Promise<ImportOutcome> {
   try {
-    const document = job.kind === "graphql" ? importGraphqlText(job.text) : await importText(job.text, job.documentUrl);
+    if (job.grpc) return { ok: true, document: importGrpc(job.grpc) };
+    const document =
+      job.kind === "graphql"
+        ? importGraphqlText(job.text, job.introspected)
+        : await importText(job.text, job.documentUrl);
     return { ok: true, document };
   } catch (error) {
     if (error instanceof OpenApiImportError) {

@@ -8,6 +8,7 @@
  */
 import type { ServiceKind } from "@atrium/crds";
 import { dereference, validate } from "@readme/openapi-parser";
+import { introspectionRequest, isGraphqlEndpoint } from "../graphql/endpoint.ts";
 import { checkContract } from "./contract-check.ts";
 import {
   cyclicYaml,
@@ -52,7 +53,10 @@ export type ImportOptions = {
   budgetMs?: number;
   /** Which addresses a URL import may reach (default: public addresses only, see fetch-document.ts). */
   fetchPolicy?: FetchPolicy;
-  /** graphql: the text is a GraphQL schema, imported by graphql/import.ts under the same limits; default openapi. */
+  /**
+   * graphql: the text is a GraphQL schema, imported by graphql/import.ts under the same limits
+   * (a URL that is not a file's is the endpoint, sent the introspection query: graphql/endpoint.ts); default openapi.
+   */
   kind?: ServiceKind;
 };
 
@@ -67,15 +71,17 @@ export async function importOpenApi(source: OpenApiSource, options: ImportOption
     if (Buffer.byteLength(source.text, "utf8") > maxBytes) throw tooLarge(`The ${documentName(kind)}`, maxBytes);
     return runImportInWorker({ text: source.text, kind }, budgetMs);
   }
+  const introspected = kind === "graphql" && isGraphqlEndpoint(source.url);
   const fetched = await fetchDocument(source.url, {
     timeoutMs: options.fetchTimeoutMs ?? defaultFetchTimeoutMs,
     maxBytes,
     ...(options.fetchPolicy ? { policy: options.fetchPolicy } : {}),
+    ...(introspected ? { postJson: introspectionRequest } : {}),
   });
   // Credentials of the document's server are not the API's: relative servers resolve without them.
   const documentUrl = redactUrl(new URL(fetched.url));
   try {
-    return await runImportInWorker({ text: fetched.text, documentUrl, kind }, budgetMs);
+    return await runImportInWorker({ text: fetched.text, documentUrl, kind, introspected }, budgetMs);
   } catch (error) {
     if (error instanceof OpenApiImportError) throw withoutContent(error, documentUrl);
     throw error;

@@ -7,6 +7,7 @@ import { NormalizedOperation } from "@atrium/contract";
 import { importWarning } from "@atrium/contract/rest";
 import { serviceKind } from "@atrium/crds";
 import { z } from "zod";
+import { graphqlSelectionSource } from "../graphql/output-types.ts";
 
 export const ImportedDocument = z.object({
   /** Absent on Services imported before kinds existed: those are all `openapi`. */
@@ -28,5 +29,9 @@ export const ImportedDocument = z.object({
   operations: z.array(NormalizedOperation),
   /** Each pattern the import rewrote or dropped so that every JSON Schema validator compiles it (json-schema.ts). */
   warnings: z.array(importWarning),
+  /** kind graphql: what a plan's own selection depth is rebuilt from (graphql/plan-depth.ts); absent when imported before it. */
+  graphql: graphqlSelectionSource.optional(),
+  /** kind graphql: the schema as SDL, which custom tools' own documents are validated against (graphql/custom-tools.ts); absent when imported before it. */
+  graphqlSchema: z.string().optional(),
 });
 export type ImportedDocument = z.infer<typeof ImportedDocument>;

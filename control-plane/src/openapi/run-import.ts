@@ -7,6 +7,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { ServiceKind } from "@atrium/crds";
+import type { GrpcSource } from "../grpc/import.ts";
 import {
   importOutOfMemory,
   importTimedOut,
@@ -17,8 +18,18 @@ import {
 import type { ImportedDocument } from "./imported-document.ts";
 import { idleWorkerMs, importHeapMb, maxConcurrentImports, maxDocumentDepth } from "./limits.ts";
 
-/** `kind` graphql: a GraphQL schema (graphql/import.ts); otherwise an OpenAPI document. */
-export type ImportJob = { text: string; documentUrl?: string; kind?: ServiceKind };
+/**
+ * `kind` graphql: a GraphQL schema (graphql/import.ts); otherwise an OpenAPI document.
+ * `introspected`: the text is an endpoint's answer to the introspection query.
+ * `grpc`: .proto files or reflected descriptors (grpc/import.ts), `text` then unused.
+ */
+export type ImportJob = {
+  text: string;
+  documentUrl?: string;
+  kind?: ServiceKind;
+  introspected?: boolean;
+  grpc?: GrpcSource;
+};
 
 /** What the worker posts back: the document, or a coded import error (any other failure is a bug). */
 export type ImportOutcome =

@@ -60,6 +60,77 @@ describe.each(DATABASE_KINDS)("configuration plans on %s", (kind) => {
     expect(read.body.apiKey).toBeUndefined();
   });
 
+  it("takes backendTls for https backends only, with stored secrets of the organization, and shows no key", async () => {
+    const admin = controlPlane().admin;
+    const base = { serviceId, backendEndpoint: "https://orders.example.com" };
+    const onHttp = await admin.call("POST", "/api/v1/configuration-plans", {
+      ...base,
+      name: "tls-on-http",
+      backendEndpoint: "http://orders.example.com",
+      backendTls: { serverName: "orders.internal" },
+    });
+    expect(onHttp.status).toBe(400);
+    expect(onHttp.body.errors).toContainEqual(
+      expect.objectContaining({
+        field: "body.backendTls",
+        message: "backendTls needs an https backendEndpoint: a plain-http backend has no TLS to configure",
+      }),
+    );
+    const certificateAlone = await admin.call("POST", "/api/v1/configuration-plans", {
+      ...base,
+      name: "tls-certificate-alone",
+      backendTls: { clientCertificate: { file: "/var/run/atrium/backend-tls/tls.crt" } },
+    });
+    expect(certificateAlone.status).toBe(400);
+    expect(certificateAlone.body.errors[0]).toMatchObject({ field: "body.backendTls.clientKey" });
+    const keyInCa = await admin.call("POST", "/api/v1/configuration-plans", {
+      ...base,
+      name: "tls-key-in-ca",
+      backendTls: {
+        caBundle:
+          "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nBBBB\n-----END PRIVATE KEY-----",
+      },
+    });
+    expect(keyInCa.status).toBe(400);
+    expect(keyInCa.body.errors[0]).toMatchObject({ field: "body.backendTls.caBundle" });
+    const unknownSecret = await admin.call("POST", "/api/v1/configuration-plans", {
+      ...base,
+      name: "tls-unknown-secret",
+      backendTls: {
+        clientCertificate: { secretId: "00000000-0000-4000-8000-000000000001" },
+        clientKey: { file: "/var/run/atrium/backend-tls/tls.key" },
+      },
+    });
+    expect(unknownSecret.status).toBe(422);
+    expect(unknownSecret.body.errors[0]).toMatchObject({ field: "body.backendTls.clientCertificate.secretId" });
+    const names = (await admin.call("GET", "/api/v1/configuration-plans")).body.items.map(
+      (p: { name: string }) => p.name,
+    );
+    expect(names.filter((name: string) => name.startsWith("tls-"))).toEqual([]);
+
+    const key = await admin.call("POST", "/api/v1/secrets", {
+      name: "orders-key",
+      value: "-----BEGIN PRIVATE KEY-----",
+    });
+    const created = await admin.call("POST", "/api/v1/configuration-plans", {
+      ...base,
+      name: "tls-plan",
+      backendTls: {
+        clientCertificate: { file: "/var/run/atrium/backend-tls/tls.crt" },
+        clientKey: { secretId: key.body.id },
+        serverName: "orders.internal",
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const read = await admin.call("GET", `/api/v1/configuration-plans/${created.body.id}`);
+    expect(read.body.backendTls).toEqual({
+      clientCertificate: { file: "/var/run/atrium/backend-tls/tls.crt" },
+      clientKey: { secretId: key.body.id },
+      serverName: "orders.internal",
+    });
+    expect(JSON.stringify(read.body)).not.toContain("PRIVATE KEY");
+  });
+
   it("renews the API key with no overlap", async () => {
     const plan = await planWithKey("renewed");
     const renewed = await controlPlane().admin.call("POST", `/api/v1/configuration-plans/${plan.id}/renew-api-key`);

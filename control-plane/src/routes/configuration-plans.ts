@@ -3,7 +3,7 @@
  * API key is generated here, returned once, stored as a hash; renewing it replaces it at once.
  */
 
-import { type PlanSettings, storedPlanSettings } from "@atrium/contract";
+import { type NormalizedOperation, type PlanSettings, storedPlanSettings } from "@atrium/contract";
 import { listOf, planBody, planView, planWithKey, uuidParams } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
@@ -14,8 +14,13 @@ import { newSecretValue, sha256, TOKEN_PREFIX } from "../auth/tokens.ts";
 import type { AppContext } from "../context.ts";
 import { configurationPlans, secrets, services } from "../db/schema.ts";
 import { errors, type FieldError } from "../errors.ts";
+import { operationsAtDepth, SelectionDepthRefused } from "../graphql/plan-depth.ts";
 import { recordChange, type Tx } from "../stream/changes.ts";
+import { grpcPlanProblem } from "./grpc-plan.ts";
+import { checkOutputFilters } from "./output-filters.ts";
 import { found, timestampsOf } from "./records.ts";
+import { unfitEndpoint } from "./service-kinds.ts";
+import { toolOverrideProblems } from "./tool-overrides.ts";
 
 type PlanRow = typeof configurationPlans.$inferSelect;
 function view(row: PlanRow): z.output<typeof planView> {
@@ -37,7 +42,12 @@ function view(row: PlanRow): z.output<typeof planView> {
 async function checkReferences(tx: Tx, organizationId: string, body: z.output<typeof planBody>): Promise<void> {
   const problems: FieldError[] = [];
   const [service] = await tx
-    .select({ operations: services.operations, document: services.document })
+    .select({
+      id: services.id,
+      updatedAt: services.updatedAt,
+      operations: services.operations,
+      document: services.document,
+    })
     .from(services)
     .where(and(eq(services.organizationId, organizationId), eq(services.id, body.serviceId)))
     // Shared: a re-import of the Service to a kind no gateway calls waits for this plan, and then sees it.
@@ -45,8 +55,13 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
   if (!service)
     problems.push({ field: "body.serviceId", message: `no service '${body.serviceId}' in this organization` });
   const kind = service?.document.kind ?? "openapi";
-  if (kind !== "openapi")
-    throw errors.kindNotPublishable(kind, "body.serviceId", `Service '${body.serviceId}' is of kind ${kind}`);
+  const unfit =
+    service &&
+    unfitEndpoint(kind, body.backendEndpoint, "body.backendEndpoint", `Service '${body.serviceId}' is of kind ${kind}`);
+  if (unfit) throw unfit;
+  if (body.graphql && service) checkSelectionDepth(service, body);
+  const grpcProblem = service && grpcPlanProblem(kind, body, body.serviceId);
+  if (grpcProblem) throw grpcProblem;
   const known = new Set(((service?.operations ?? []) as { operationId: string }[]).map((op) => op.operationId));
   for (const field of ["includedOperations", "excludedOperations"] as const) {
     const unknown = (body[field] ?? []).filter((id) => service && !known.has(id));
@@ -57,6 +72,8 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
       });
     }
   }
+  if (service)
+    problems.push(...(await toolOverrideProblems(tx, organizationId, { ...service, id: body.serviceId }, body)));
   const secret = body.backendSecret;
   for (const [field, secretId] of [
     ["body.backendSecret.secretId", secret?.secretId],
@@ -64,6 +81,9 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
       "body.backendSecret.oauth2ClientCredentials.clientSecret.secretId",
       secret?.oauth2ClientCredentials?.clientSecret.secretId,
     ],
+    ["body.backendSecret.tokenExchange.clientSecret.secretId", secret?.tokenExchange?.clientSecret.secretId],
+    ["body.backendTls.clientCertificate.secretId", body.backendTls?.clientCertificate?.secretId],
+    ["body.backendTls.clientKey.secretId", body.backendTls?.clientKey?.secretId],
   ] as const) {
     if (!secretId) continue;
     const [stored] = await tx
@@ -80,14 +100,63 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
     );
 }
 
-/** Only who may read the gateway's environment may name its variables, as the secret or as its client secret. */
+/**
+ * Only who may read the gateway's environment may name its variables, as the secret or as its
+ * client secret, or its files, as the backend TLS's CA, client certificate or key.
+ */
 function requireEnvReferenceWriterFor(
   principal: Parameters<typeof requireEnvReferenceWriter>[0],
-  secret: PlanSettings["backendSecret"],
+  body: Pick<PlanSettings, "backendSecret" | "backendTls">,
 ) {
+  const secret = body.backendSecret;
   if (secret?.env) requireEnvReferenceWriter(principal, "body.backendSecret.env");
   if (secret?.oauth2ClientCredentials?.clientSecret.env)
     requireEnvReferenceWriter(principal, "body.backendSecret.oauth2ClientCredentials.clientSecret.env");
+  if (secret?.tokenExchange?.clientSecret.env)
+    requireEnvReferenceWriter(principal, "body.backendSecret.tokenExchange.clientSecret.env");
+  const tls = body.backendTls;
+  for (const [field, file] of [
+    ["body.backendTls.caFile", tls?.caFile],
+    ["body.backendTls.clientCertificate.file", tls?.clientCertificate?.file],
+    ["body.backendTls.clientKey.file", tls?.clientKey?.file],
+  ] as const) {
+    if (file) requireEnvReferenceWriter(principal, field, "Naming a file on the gateway");
+  }
+}
+
+/**
+ * `graphql` is a GraphQL Service's setting (fail closed: refused where nothing would apply it); its
+ * selection depth must build tools within the fields budget, as the Exposition will be compiled.
+ */
+function checkSelectionDepth(
+  service: Parameters<typeof operationsAtDepth>[0] & { operations: NormalizedOperation[] },
+  body: z.output<typeof planBody>,
+): void {
+  const field = "body.graphql";
+  const kind = service.document.kind ?? "openapi";
+  if (kind !== "graphql") {
+    const message = `Service '${service.id}' is of kind ${kind}: only a plan on a graphql Service takes graphql settings, remove them`;
+    throw errors.unprocessable("GRAPHQL_SETTINGS_NOT_APPLICABLE", `${field}: ${message}`, [{ field, message }]);
+  }
+  const included = body.includedOperations ? new Set(body.includedOperations) : undefined;
+  const excluded = new Set(body.excludedOperations ?? []);
+  const chosen = service.operations.filter(
+    (op) => (!included || included.has(op.operationId)) && !excluded.has(op.operationId),
+  );
+  try {
+    operationsAtDepth(service, chosen, body.graphql?.selectionDepth);
+  } catch (error) {
+    if (!(error instanceof SelectionDepthRefused)) throw error;
+    const depthField = `${field}.selectionDepth`;
+    throw errors.unprocessable(error.code, `${depthField}: ${error.message}`, [
+      { field: depthField, message: error.message },
+    ]);
+  }
+}
+
+/** A write's answer carries its warnings only when there are some. */
+function warned(warnings: string[]): { warnings?: string[] } {
+  return warnings.length > 0 ? { warnings } : {};
 }
 
 function settingsOf(body: z.output<typeof planBody>): PlanSettings {
@@ -106,10 +175,12 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
     { schema: { body: planBody, response: { 201: planWithKey } } },
     async (request, reply) => {
       const organizationId = request.principal.organizationId;
-      requireEnvReferenceWriterFor(request.principal, request.body.backendSecret);
+      requireEnvReferenceWriterFor(request.principal, request.body);
       const apiKey = request.body.apiKey ? newSecretValue(TOKEN_PREFIX.apiKey) : undefined;
+      let warnings: string[] = [];
       const row = await db.transaction(async (tx) => {
         await checkReferences(tx, organizationId, request.body);
+        warnings = await checkOutputFilters(tx, organizationId, request.body);
         const [inserted] = await tx
           .insert(configurationPlans)
           .values({
@@ -126,7 +197,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
         await recordChange(tx, organizationId, "ConfigurationPlan", inserted.id);
         return inserted;
       });
-      return reply.status(201).send({ ...view(row), ...(apiKey ? { apiKey } : {}) });
+      return reply.status(201).send({ ...view(row), ...(apiKey ? { apiKey } : {}), ...warned(warnings) });
     },
   );
 
@@ -157,8 +228,9 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
     async (request) => {
       const organizationId = request.principal.organizationId;
       const { id } = request.params;
-      requireEnvReferenceWriterFor(request.principal, request.body.backendSecret);
+      requireEnvReferenceWriterFor(request.principal, request.body);
       let apiKey: string | undefined;
+      let warnings: string[] = [];
       const row = await db.transaction(async (tx) => {
         const current = found(
           await tx.select().from(configurationPlans).where(owned(organizationId, id)),
@@ -166,6 +238,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
           id,
         );
         await checkReferences(tx, organizationId, request.body);
+        warnings = await checkOutputFilters(tx, organizationId, request.body);
         if (request.body.apiKey && !current.apiKeyHash) apiKey = newSecretValue(TOKEN_PREFIX.apiKey);
         const apiKeyHash = request.body.apiKey ? (apiKey ? sha256(apiKey) : current.apiKeyHash) : null;
         const [updated] = await tx
@@ -183,7 +256,7 @@ export const configurationPlanRoutes: FastifyPluginAsync<{ context: AppContext }
         await recordChange(tx, organizationId, "ConfigurationPlan", id);
         return found(updated ? [updated] : [], "Configuration plan", id);
       });
-      return { ...view(row), ...(apiKey ? { apiKey } : {}) };
+      return { ...view(row), ...(apiKey ? { apiKey } : {}), ...warned(warnings) };
     },
   );
 

@@ -4,7 +4,7 @@
  * in place (same id).
  */
 
-import { expositionBody, expositionView, listOf, uuidParams } from "@atrium/contract/rest";
+import { expositionBody, expositionToolsView, expositionView, listOf, uuidParams } from "@atrium/contract/rest";
 import { type GatewayGroupSelector, selectsGateway } from "@atrium/crds";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
@@ -14,6 +14,7 @@ import type { AppContext } from "../context.ts";
 import { configurationPlans, expositions, gatewayGroups } from "../db/schema.ts";
 import { errors, type FieldError } from "../errors.ts";
 import { recordChange, type Tx } from "../stream/changes.ts";
+import { expositionTools } from "./exposition-tools.ts";
 import { problemsByExposition } from "./gateway-problems.ts";
 import { liveGateways } from "./gateways.ts";
 import { found, timestampsOf } from "./records.ts";
@@ -112,6 +113,19 @@ export const expositionRoutes: FastifyPluginAsync<{ context: AppContext }> = asy
 
   app.get("/expositions/:id", { schema: { params: uuidParams, response: { 200: expositionView } } }, async (request) =>
     found(await views(request.principal.organizationId, request.params.id), "Exposition", request.params.id),
+  );
+
+  app.get(
+    "/expositions/:id/tools",
+    { schema: { params: uuidParams, response: { 200: expositionToolsView } } },
+    async (request) => {
+      // One snapshot: the plan, its Service and its custom tools as of one moment.
+      const items = await db.transaction((tx) =>
+        expositionTools(tx, request.principal.organizationId, request.params.id),
+      );
+      if (!items) throw errors.notFound("Exposition", request.params.id);
+      return { items };
+    },
   );
 
   app.delete("/expositions/:id", { schema: { params: uuidParams } }, async (request, reply) => {

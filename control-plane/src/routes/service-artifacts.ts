@@ -1,7 +1,8 @@
 /**
  * CustomTools, Resources and Prompts: lists attached to a Service and served by every
  * Exposition of it. One route module serves the three kinds; their bodies are the CRD specs
- * with the Service named by id.
+ * with the Service named by id. CustomTools are checked against their Service's kind, and a
+ * tool's own GraphQL document is resolved, before they are stored (graphql/custom-tools.ts).
  */
 import { artifactRecords, listOf, uuidParams } from "@atrium/contract/rest";
 import { and, eq } from "drizzle-orm";
@@ -10,6 +11,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../context.ts";
 import { serviceArtifacts, services } from "../db/schema.ts";
 import { errors } from "../errors.ts";
+import { customToolsAsStored } from "../graphql/custom-tools.ts";
 import { recordChange } from "../stream/changes.ts";
 import { found, timestampsOf } from "./records.ts";
 
@@ -29,9 +31,10 @@ export const serviceArtifactRoutes: FastifyPluginAsync<{ context: AppContext }> 
     const owned = (orgId: string, id: string) =>
       and(eq(serviceArtifacts.organizationId, orgId), eq(serviceArtifacts.kind, kind), eq(serviceArtifacts.id, id));
 
-    const checkService = async (organizationId: string, serviceId: string) => {
+    /** The named Service's kind and schema, and the spec as stored for it (CustomTools' are resolved against it). */
+    const checkService = async (organizationId: string, serviceId: string, spec: Record<string, unknown>) => {
       const [service] = await db
-        .select({ id: services.id })
+        .select({ id: services.id, updatedAt: services.updatedAt, document: services.document })
         .from(services)
         .where(and(eq(services.organizationId, organizationId), eq(services.id, serviceId)));
       if (!service) {
@@ -41,6 +44,7 @@ export const serviceArtifactRoutes: FastifyPluginAsync<{ context: AppContext }> 
           [{ field: "body.serviceId", message: `no service '${serviceId}' in this organization` }],
         );
       }
+      return kind === "CustomTools" ? customToolsAsStored(spec, service) : spec;
     };
     /** The body as stored: the schema has checked it, the columns take name and service apart. */
     const partsOf = (value: unknown) => {
@@ -51,7 +55,7 @@ export const serviceArtifactRoutes: FastifyPluginAsync<{ context: AppContext }> 
     app.post(path, { schema: { body, response: { 201: view } } }, async (request, reply) => {
       const organizationId = request.principal.organizationId;
       const parts = partsOf(request.body);
-      await checkService(organizationId, parts.serviceId);
+      parts.spec = await checkService(organizationId, parts.serviceId, parts.spec);
       const row = await db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(serviceArtifacts)
@@ -87,7 +91,7 @@ export const serviceArtifactRoutes: FastifyPluginAsync<{ context: AppContext }> 
     app.put(`${path}/:id`, { schema: { params: uuidParams, body, response: { 200: view } } }, async (request) => {
       const organizationId = request.principal.organizationId;
       const parts = partsOf(request.body);
-      await checkService(organizationId, parts.serviceId);
+      parts.spec = await checkService(organizationId, parts.serviceId, parts.spec);
       const row = await db.transaction(async (tx) => {
         // Recorded before and after: Expositions of the old and of the new Service both change.
         await recordChange(tx, organizationId, kind, request.params.id);

@@ -1,6 +1,7 @@
 /**
- * Services: OpenAPI 2.0 / 3.0 / 3.1 documents or GraphQL schemas imported from inline text, a URL,
- * or an upload (POST /services/import with the document as the body), stored as normalized
+ * Services: OpenAPI 2.0 / 3.0 / 3.1 documents, GraphQL schemas or gRPC .proto files imported from
+ * inline text, a URL (a grpc(s):// one read through server reflection), uploaded .proto files, or
+ * an upload (POST /services/import with the document as the body), stored as normalized
  * operations. A GraphQL Service cannot become one that plans use (see configuration-plans.ts).
  */
 import { listOf, serviceBody, serviceDetail, serviceImportQuery, serviceView, uuidParams } from "@atrium/contract/rest";
@@ -13,6 +14,8 @@ import type { AppContext } from "../context.ts";
 import { configurationPlans, services } from "../db/schema.ts";
 import { errors } from "../errors.ts";
 import { detectKind } from "../graphql/detect-kind.ts";
+import { looksLikeProto } from "../grpc/detect-proto.ts";
+import { type GrpcImportSource, importGrpcService } from "../grpc/run.ts";
 import type { ControlPlaneMetrics } from "../metrics.ts";
 import { OpenApiImportError, tooDeep } from "../openapi/errors.ts";
 import { type FetchPolicy, fetchPolicyFromEnv } from "../openapi/fetch-document.ts";
@@ -21,6 +24,7 @@ import type { ImportedDocument } from "../openapi/imported-document.ts";
 import { maxDocumentDepth } from "../openapi/limits.ts";
 import { recordChange, type Tx } from "../stream/changes.ts";
 import { found, timestampsOf } from "./records.ts";
+import { unfitEndpoint } from "./service-kinds.ts";
 
 type ServiceRow = typeof services.$inferSelect;
 function view(row: ServiceRow): z.output<typeof serviceView> {
@@ -43,12 +47,16 @@ function view(row: ServiceRow): z.output<typeof serviceView> {
 /** Imports, turning the importer's coded errors into 422 problems that keep its message and location. */
 async function imported(
   kind: ServiceKind,
-  source: { text: string } | { url: string },
+  source: GrpcImportSource,
   field: string,
   { fetchPolicy, metrics }: { fetchPolicy: FetchPolicy; metrics: ControlPlaneMetrics },
 ): Promise<ImportedDocument> {
   try {
-    return await metrics.timeImport(() => importOpenApi(source, { fetchPolicy, kind }));
+    return await metrics.timeImport(() =>
+      kind === "grpc" || "protoFiles" in source
+        ? importGrpcService(source, { fetchPolicy })
+        : importOpenApi(source, { fetchPolicy, kind }),
+    );
   } catch (error) {
     if (error instanceof OpenApiImportError)
       throw errors.invalidOpenApi(error.code, error.message, field, error.location);
@@ -67,9 +75,10 @@ function uploadedJsonText(body: unknown): string {
   }
 }
 
-function sourceOf(openapi: z.output<typeof openApiSource>): [{ text: string } | { url: string }, string] {
+function sourceOf(openapi: z.output<typeof openApiSource>): [GrpcImportSource, string] {
   if (openapi.inline !== undefined) return [{ text: openapi.inline }, "body.openapi.inline"];
   if (openapi.url !== undefined) return [{ url: openapi.url }, "body.openapi.url"];
+  if (openapi.protoFiles !== undefined) return [{ protoFiles: openapi.protoFiles }, "body.openapi.protoFiles"];
   throw errors.invalidField(
     "body.openapi.configMapRef",
     "a ConfigMap is read by the operator: send the document inline",
@@ -123,20 +132,23 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
       if (!row)
         throw id ? errors.notFound("Service", id) : errors.alreadyExists("Service", `${fields.name}@${fields.version}`);
       // After the update, which holds the row a plan being created reads FOR SHARE: either sees the other.
-      if (id && document.kind === "graphql") await refuseWhilePlanned(tx, organizationId, id, document.kind);
+      if (id) await refuseUnfitPlans(tx, organizationId, id, document.kind ?? "openapi");
       await recordChange(tx, organizationId, "Service", row.id);
       return row;
     });
   }
 
-  /** A Service that plans use stays callable by the gateways: it cannot become a kind they do not call yet. */
-  async function refuseWhilePlanned(tx: Tx, organizationId: string, id: string, kind: ServiceKind): Promise<void> {
-    const [plan] = await tx
-      .select({ name: configurationPlans.name })
+  /** A Service that plans use stays callable by the gateways: a kind they call, at each plan's endpoint. */
+  async function refuseUnfitPlans(tx: Tx, organizationId: string, id: string, kind: ServiceKind): Promise<void> {
+    const plans = await tx
+      .select({ name: configurationPlans.name, backendEndpoint: configurationPlans.backendEndpoint })
       .from(configurationPlans)
-      .where(and(eq(configurationPlans.organizationId, organizationId), eq(configurationPlans.serviceId, id)))
-      .limit(1);
-    if (plan) throw errors.kindNotPublishable(kind, "body.kind", `ConfigurationPlan '${plan.name}' uses this Service`);
+      .where(and(eq(configurationPlans.organizationId, organizationId), eq(configurationPlans.serviceId, id)));
+    for (const plan of plans) {
+      const reason = `ConfigurationPlan '${plan.name}' uses this Service`;
+      const unfit = unfitEndpoint(kind, plan.backendEndpoint, "body.kind", reason);
+      if (unfit) throw unfit;
+    }
   }
 
   app.post("/services", { schema: { body: serviceBody, response: { 201: serviceView } } }, async (request, reply) => {
@@ -152,9 +164,10 @@ export const serviceRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
       if (!text.trim())
         throw errors.invalidField(
           "body",
-          "send the OpenAPI document (JSON or YAML) or the GraphQL schema (SDL or introspection JSON) as the request body",
+          "send the OpenAPI document (JSON or YAML), the GraphQL schema (SDL or introspection JSON) or a .proto file as the request body",
         );
-      const document = await imported(request.query.kind ?? detectKind(text), { text }, "body", importing);
+      const kind = request.query.kind ?? (looksLikeProto(text) ? "grpc" : detectKind(text));
+      const document = await imported(kind, { text }, "body", importing);
       return reply.status(201).send(view(await save(request.principal.organizationId, request.query, document)));
     },
   );

@@ -2,7 +2,8 @@
  * One Exposition that cannot be compiled never holds up the others: a backend secret that no
  * longer decrypts leaves its Exposition out of the snapshot and of later changes (gateways drop
  * it, and never receive an empty secret), while the organization's other Expositions stream. A
- * client-credentials client secret is resolved (and left out) like a backend secret.
+ * client-credentials client secret, and a backend TLS client certificate or key, is resolved (and
+ * left out) like a backend secret.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +61,23 @@ beforeAll(async () => {
     });
     ids[name] = exposition.body.id;
   }
+  const tlsPlan = await admin.call("POST", "/api/v1/configuration-plans", {
+    name: "with-tls",
+    serviceId: service.body.id,
+    backendEndpoint: "https://petstore.example.com",
+    backendTls: {
+      clientCertificate: { secretId: secret.body.id },
+      clientKey: { file: "/var/run/atrium/backend-tls/pets/tls.key" },
+      serverName: "petstore.internal",
+    },
+  });
+  expect(tlsPlan.status, JSON.stringify(tlsPlan.body)).toBe(201);
+  const tlsExposition = await admin.call("POST", "/api/v1/expositions", {
+    name: "with-tls",
+    configurationPlanId: tlsPlan.body.id,
+    gatewayGroupId: group.body.id,
+  });
+  ids["with-tls"] = tlsExposition.body.id;
   ids.group = String(group.body.id);
   const gatewayClient = await tokenClient(controlPlane, "gw");
   token = gatewayClient.token as string;
@@ -88,6 +106,13 @@ describe("compiling Expositions", () => {
           tokenEndpointAuthMethod: "client_secret_basic",
           clientSecret: { source: "value", value: "pets-secret-value" },
         },
+      });
+      // A backend TLS client certificate from a stored secret too; a file stays a path.
+      const withTls = snapshot.expositions.find((e: { id: string }) => e.id === ids["with-tls"]);
+      expect(withTls.plan.backendTls).toEqual({
+        clientCertificate: { source: "value", value: "pets-secret-value" },
+        clientKey: { source: "file", path: "/var/run/atrium/backend-tls/pets/tls.key" },
+        serverName: "petstore.internal",
       });
     } finally {
       before.close();

@@ -18,6 +18,7 @@ import {
   serviceArtifacts,
   services,
 } from "../db/schema.ts";
+import { operationsAtDepth, SelectionDepthRefused } from "../graphql/plan-depth.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
 import { secretContext } from "../secrets/stored.ts";
 
@@ -59,7 +60,7 @@ export async function compileExpositions(
 
   const serviceIds = [...new Set(rows.map((row) => row.service.id))];
   const artifacts = await db.select().from(serviceArtifacts).where(inArray(serviceArtifacts.serviceId, serviceIds));
-  const secretIds = rows.flatMap((row) => storedSecretIds(row.plan.settings.backendSecret));
+  const secretIds = rows.flatMap((row) => planSecretIds(row.plan.settings));
   const secretRows = secretIds.length ? await db.select().from(secrets).where(inArray(secrets.id, secretIds)) : [];
   const secretValues = new Map<string, string>();
   const secretProblems = new Map<string, string>();
@@ -73,7 +74,7 @@ export async function compileExpositions(
 
   for (const { exposition, plan, service, group, org } of rows) {
     const settings = storedPlanSettings(plan.settings);
-    const missing = storedSecretIds(settings.backendSecret).find((id) => !secretValues.has(id));
+    const missing = planSecretIds(settings).find((id) => !secretValues.has(id));
     if (missing) {
       onSkipped(exposition.id, secretProblems.get(missing) ?? `its backend secret ${missing} no longer exists`);
       continue;
@@ -82,10 +83,18 @@ export async function compileExpositions(
       artifacts.filter((a) => a.serviceId === service.id && a.kind === kind).map((a) => a.spec);
     const included = settings.includedOperations ? new Set(settings.includedOperations) : undefined;
     const excluded = new Set(settings.excludedOperations ?? []);
-    const operations = service.operations.filter(
+    const chosen = service.operations.filter(
       (op) => (!included || included.has(op.operationId)) && !excluded.has(op.operationId),
     );
-    const { backendSecret, ...planRest } = settings;
+    let operations: typeof chosen;
+    try {
+      operations = operationsAtDepth(service, chosen, settings.graphql?.selectionDepth);
+    } catch (error) {
+      if (!(error instanceof SelectionDepthRefused)) throw error;
+      onSkipped(exposition.id, error.message); // the plan was accepted: the Service changed since
+      continue;
+    }
+    const { backendSecret, backendTls, ...planRest } = settings;
     const compiledExposition: CompiledExposition = {
       id: exposition.id,
       name: exposition.name,
@@ -98,6 +107,7 @@ export async function compileExpositions(
         backendEndpoint: plan.backendEndpoint,
         apiKeyHash: plan.apiKeyHash,
         ...(backendSecret ? { backendSecret: resolveBackendSecret(backendSecret, secretValues) } : {}),
+        ...(backendTls ? { backendTls: resolveBackendTls(backendTls, secretValues) } : {}),
       },
       service: { id: service.id, name: service.name, version: service.version, operations },
       customTools: ofService("CustomTools").flatMap((spec) => spec.tools ?? []),
@@ -117,10 +127,22 @@ export async function compileExpositions(
   return compiled;
 }
 
-/** The stored secrets a plan's backend secret names: its own, or its client credentials' client secret. */
+/** The stored secrets a plan's backend secret names: its own, or its client credentials' or token exchange's client secret. */
 export function storedSecretIds(secret: PlanSettings["backendSecret"]): string[] {
-  const id = secret?.secretId ?? secret?.oauth2ClientCredentials?.clientSecret.secretId;
+  const id =
+    secret?.secretId ??
+    secret?.oauth2ClientCredentials?.clientSecret.secretId ??
+    secret?.tokenExchange?.clientSecret.secretId;
   return id ? [id] : [];
+}
+
+/** The stored secrets a plan names: its backend secret's and its TLS client certificate's and key's. */
+export function planSecretIds(settings: Pick<PlanSettings, "backendSecret" | "backendTls">): string[] {
+  const tls = settings.backendTls;
+  return [
+    ...storedSecretIds(settings.backendSecret),
+    ...[tls?.clientCertificate?.secretId, tls?.clientKey?.secretId].filter((id): id is string => id !== undefined),
+  ];
 }
 
 function storedValue(id: string, values: Map<string, string>): string {
@@ -140,13 +162,19 @@ function resolveBackendSecret(
   };
   if (secret.secretId) return { source: "value", value: storedValue(secret.secretId, values), ...placement };
   if (secret.env) return { source: "env", variable: envVariable(secret.env), ...placement };
-  const credentials = secret.oauth2ClientCredentials;
-  if (credentials) {
-    const { secretId, env } = credentials.clientSecret;
-    const clientSecret = secretId
+  const clientSecretOf = ({ secretId, env }: { secretId?: string; env?: string }) =>
+    secretId
       ? { source: "value" as const, value: storedValue(secretId, values) }
       : { source: "env" as const, variable: envVariable(env ?? "") };
+  const credentials = secret.oauth2ClientCredentials;
+  if (credentials) {
+    const clientSecret = clientSecretOf(credentials.clientSecret);
     return { source: "oauth2ClientCredentials", clientCredentials: { ...credentials, clientSecret }, ...placement };
+  }
+  const exchange = secret.tokenExchange;
+  if (exchange) {
+    const clientSecret = clientSecretOf(exchange.clientSecret);
+    return { source: "tokenExchange", tokenExchange: { ...exchange, clientSecret }, ...placement };
   }
   const signIn = secret.elicit?.signIn;
   return {
@@ -155,6 +183,22 @@ function resolveBackendSecret(
     ...(signIn ? { signIn } : {}),
     ...placement,
   };
+}
+
+function resolveBackendTls(
+  tls: NonNullable<PlanSettings["backendTls"]>,
+  values: Map<string, string>,
+): NonNullable<CompiledExposition["plan"]["backendTls"]> {
+  const pem = (material: { secretId?: string; file?: string } | undefined) =>
+    material?.secretId
+      ? { source: "value" as const, value: storedValue(material.secretId, values) }
+      : material?.file
+        ? { source: "file" as const, path: material.file }
+        : undefined;
+  const { clientCertificate, clientKey, ...rest } = tls;
+  const certificate = pem(clientCertificate);
+  const key = pem(clientKey);
+  return { ...rest, ...(certificate ? { clientCertificate: certificate } : {}), ...(key ? { clientKey: key } : {}) };
 }
 
 /** `${env:NAME}` → `NAME`. */

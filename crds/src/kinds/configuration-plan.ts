@@ -5,8 +5,14 @@ import { z } from "zod";
 import { envReference, httpUrl, objectName, objectRef, reconcileStatus, stringSet } from "../common.ts";
 import { defineKind } from "../kind.ts";
 import { exactlyOneOf, type ObjectRule, withRules } from "../rules.ts";
+import { backendTls, backendTlsNeedsHttpsRule } from "./backend-tls.ts";
 import { circuitBreaker } from "./circuit-breaker.ts";
 import { toolName } from "./custom-tools.ts";
+import { graphqlPlanSettings } from "./graphql-plan.ts";
+import { grpcPlanSettings } from "./grpc-plan.ts";
+import { toolOutputFilters } from "./output-filters.ts";
+import { contractUrl } from "./service.ts";
+import { maxResultBytes, toolOverrideRules, toolOverrides } from "./tool-overrides.ts";
 
 export const toolExposureMode = z
   .enum(["PerOperation", "Discovery"])
@@ -243,6 +249,30 @@ export const configurationPlanRules: readonly ObjectRule[] = [
     holds: (plan) => field(field(plan.backendSecret, "elicit"), "signIn") === undefined || plan.oauth !== undefined,
   },
   {
+    message:
+      "backendSecret.tokenExchange needs oauth: the gateway exchanges the caller's validated access token, which " +
+      "only an OAuth-protected endpoint has",
+    path: ["backendSecret", "tokenExchange"],
+    cel: "!has(self.backendSecret) || !has(self.backendSecret.tokenExchange) || has(self.oauth)",
+    holds: (plan) => field(plan.backendSecret, "tokenExchange") === undefined || plan.oauth !== undefined,
+  },
+  {
+    whyNotCel: "a scan of a list without a size limit exceeds the API server's CEL cost limit",
+    violations: (plan) =>
+      field(plan.backendSecret, "tokenExchange") !== undefined &&
+      strings(field(plan.headerPolicy, "forwardRequestHeaders")).some((h) => h.toLowerCase() === "authorization")
+        ? [
+            {
+              path: ["headerPolicy", "forwardRequestHeaders"],
+              message:
+                "must not name Authorization with backendSecret.tokenExchange: the caller's own token must never " +
+                "reach the backend",
+            },
+          ]
+        : [],
+  },
+  backendTlsNeedsHttpsRule,
+  {
     whyNotCel: "comparing two lists without a size limit exceeds the API server's CEL cost limit",
     violations: (plan) => {
       const included = new Set(strings(plan.includedOperations));
@@ -256,6 +286,7 @@ export const configurationPlanRules: readonly ObjectRule[] = [
       ];
     },
   },
+  ...toolOverrideRules,
 ];
 
 /** What a valid plan may get wrong without being refused; `at` prefixes field names (`spec.`). */
@@ -357,20 +388,24 @@ export function clientSecretSource<K extends string, S extends z.ZodType>(key: K
 }
 
 /** Set only in the Authorization header as a bearer: a placement the token would not follow is refused. */
-export const bearerPlacementRule: ObjectRule = {
-  message:
-    "with oauth2ClientCredentials the token is always sent as 'Authorization: Bearer <token>': leave in, name and " +
-    "prefix unset",
-  path: ["oauth2ClientCredentials"],
-  cel:
-    "!has(self.oauth2ClientCredentials) || ((!has(self.__in__) || self.__in__ == 'header') && " +
-    "(!has(self.name) || self.name.lowerAscii() == 'authorization') && !has(self.prefix))",
-  holds: (secret) =>
-    secret.oauth2ClientCredentials === undefined ||
-    ((secret.in === undefined || secret.in === "header") &&
-      (secret.name === undefined || String(secret.name).toLowerCase() === "authorization") &&
-      secret.prefix === undefined),
-};
+function bearerPlacement(source: "oauth2ClientCredentials" | "tokenExchange"): ObjectRule {
+  return {
+    message:
+      `with ${source} the token is always sent as 'Authorization: Bearer <token>': leave in, name and ` +
+      "prefix unset",
+    path: [source],
+    cel:
+      `!has(self.${source}) || ((!has(self.__in__) || self.__in__ == 'header') && ` +
+      "(!has(self.name) || self.name.lowerAscii() == 'authorization') && !has(self.prefix))",
+    holds: (secret) =>
+      secret[source] === undefined ||
+      ((secret.in === undefined || secret.in === "header") &&
+        (secret.name === undefined || String(secret.name).toLowerCase() === "authorization") &&
+        secret.prefix === undefined),
+  };
+}
+export const bearerPlacementRule = bearerPlacement("oauth2ClientCredentials");
+export const exchangedBearerPlacementRule = bearerPlacement("tokenExchange");
 
 /** The `oauth2ClientCredentials` source, with its client secret named the way the surface names a stored secret. */
 export function oauth2ClientCredentials<K extends string, S extends z.ZodType>(key: K, stored: S) {
@@ -382,23 +417,80 @@ export function oauth2ClientCredentials<K extends string, S extends z.ZodType>(k
     );
 }
 
+/** RFC 8693 token types the gateway can send on as a bearer. */
+export const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
+const bearerTokenType = z.enum([ACCESS_TOKEN_TYPE, "urn:ietf:params:oauth:token-type:jwt"]);
+
+/**
+ * OAuth 2.0 token exchange (RFC 8693) for the backend: what the CRD and the REST API share. Each
+ * builds `clientSecret` from its own way of naming a stored secret.
+ */
+export const tokenExchangeFields = {
+  tokenUrl: clientCredentialsFields.tokenUrl.optional(),
+  issuer: httpUrl
+    .optional()
+    .describe(
+      "Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata " +
+        "(/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set.",
+    ),
+  clientId: clientCredentialsFields.clientId,
+  tokenEndpointAuthMethod: z
+    .enum(["client_secret_basic", "client_secret_post", "private_key_jwt"])
+    .default("client_secret_basic")
+    .describe(
+      "How the client authenticates: client_secret_basic (HTTP Basic), client_secret_post (in the form body) or " +
+        "private_key_jwt (RFC 7523: a JWT signed with clientSecret's PEM private key, RSA RS256, EC P-256 ES256 " +
+        "or Ed25519 EdDSA).",
+    ),
+  scopes: clientCredentialsFields.scopes,
+  audience: clientCredentialsFields.audience,
+  resource: clientCredentialsFields.resource,
+  requestedTokenType: bearerTokenType
+    .default(ACCESS_TOKEN_TYPE)
+    .describe("The requested_token_type: an access token or a JWT, sent to the backend as a bearer."),
+};
+
+/** The `tokenExchange` source, with its client credential named the way the surface names a stored secret. */
+export function tokenExchange<K extends string, S extends z.ZodType>(key: K, stored: S) {
+  return exactlyOneOf(
+    z.object({
+      ...tokenExchangeFields,
+      clientSecret: clientSecretSource(key, stored).describe(
+        `The client secret, or for private_key_jwt the PEM (PKCS#8) private key: exactly one of ${key}, env. ` +
+          "Sent only to the token endpoint (a private key never leaves the gateway).",
+      ),
+    }),
+    ["tokenUrl", "issuer"],
+  ).describe(
+    "Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's " +
+      "authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's " +
+      "token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, " +
+      "subject) until shortly before it expires. Needs oauth. No actor_token is sent.",
+  );
+}
+
 export const backendSecret = exactlyOneOf(
   z.object({
     secretSourceRef: secretSourceKeyRef.optional(),
     oauth2ClientCredentials: oauth2ClientCredentials("secretSourceRef", secretSourceKeyRef).optional(),
+    tokenExchange: tokenExchange("secretSourceRef", secretSourceKeyRef).optional(),
     ...backendSecretFields,
   }),
-  ["secretSourceRef", "env", "elicit", "oauth2ClientCredentials"],
-  [bearerPlacementRule],
+  ["secretSourceRef", "env", "elicit", "oauth2ClientCredentials", "tokenExchange"],
+  [bearerPlacementRule, exchangedBearerPlacementRule],
 ).describe(
   "The credential the gateway sends to the backend: exactly one of secretSourceRef, env, elicit, " +
-    "oauth2ClientCredentials.",
+    "oauth2ClientCredentials, tokenExchange.",
 );
 
 export const configurationPlanSpec = z
   .object({
     serviceRef: objectRef("Service"),
-    backendEndpoint: httpUrl.describe("Base address of the backend; operation paths are appended to it."),
+    backendEndpoint: contractUrl.describe(
+      "Base address of the backend; operation paths are appended to it. For a graphql Service, the GraphQL " +
+        "endpoint's own URL, which every call is POSTed to (nothing appended). For a grpc Service, " +
+        "grpc://host:port (h2c) or grpcs://host:port (TLS), nothing after the port.",
+    ),
     apiKey: z
       .object({
         secretName: objectName.describe(
@@ -411,10 +503,13 @@ export const configurationPlanSpec = z
       ),
     oauth: oauthSettings.optional(),
     backendSecret: backendSecret.optional(),
+    backendTls: backendTls("secretSourceRef", secretSourceKeyRef).optional(),
     includedOperations: stringSet().optional().describe("operationIds to expose as tools; all operations when absent."),
     excludedOperations: stringSet().optional().describe("operationIds never exposed as tools."),
     headerPolicy: headerPolicy.optional(),
     toolExposureMode: toolExposureMode.default("PerOperation"),
+    graphql: graphqlPlanSettings.optional(),
+    grpc: grpcPlanSettings.optional(),
     backendTimeoutMs: z
       .number()
       .int()
@@ -432,6 +527,9 @@ export const configurationPlanSpec = z
           "form-mode elicitation, is answered input_required with a form per missing primitive argument (or object " +
           "of primitive properties); the answers are merged into the arguments. Needs a gateway cluster key.",
       ),
+    toolOverrides: toolOverrides.optional(),
+    maxResultBytes: maxResultBytes.optional(),
+    toolOutputFilters: toolOutputFilters.optional(),
     audit: z
       .boolean()
       .default(false)

@@ -1,11 +1,12 @@
 /**
- * CustomTools: extra MCP tools declared as HTTP request templates over a Service's backend.
+ * CustomTools: extra MCP tools of a Service, each an HTTP request template over its backend (an
+ * openapi Service) or its own GraphQL document (a graphql Service).
  */
 import { z } from "zod";
 import { artifactStatus, listMap, objectRef } from "../common.ts";
 import { defineKind } from "../kind.ts";
 import { unknownFormatProblem } from "../known-formats.ts";
-import { withRules } from "../rules.ts";
+import { exactlyOneOf, withRules } from "../rules.ts";
 
 /** MCP tool names: 1-128 of letters, digits, '_', '-', '.'. */
 export const toolName = z
@@ -99,61 +100,105 @@ const objectTypeRule = {
   cel: "!has(self.type) || self.type == 'object'",
   holds: (schema: Record<string, unknown>) => schema.type === undefined || schema.type === "object",
 };
-const toolInputSchema = withRules(objectSchema, [
-  objectTypeRule,
-  {
-    whyNotCel: "CEL cannot compile an ECMAScript regular expression nor knows ajv-formats' formats",
-    violations: (schema) => incompilable(schema),
-  },
-]);
+/** Every pattern and format of the schema compiles in a strict JSON Schema validator. */
+const compilableRule = {
+  whyNotCel: "CEL cannot compile an ECMAScript regular expression nor knows ajv-formats' formats",
+  violations: (schema: Record<string, unknown>) => incompilable(schema),
+};
+const toolInputSchema = withRules(objectSchema, [objectTypeRule, compilableRule]);
 const inputSchemaDescription = "JSON Schema (an object schema) of the arguments; no arguments when absent.";
+
+const graphqlName = z.string().regex(/^[_A-Za-z][_0-9A-Za-z]*$/, { message: "must be a GraphQL name" });
+
+/** A custom tool's own GraphQL document, as written. */
+const graphqlDocument = z
+  .object({
+    document: z
+      .string()
+      .min(1)
+      .max(65536)
+      .describe(
+        "A GraphQL executable document (a query or a mutation, with fragments if wanted), validated against the Service's schema when written; its variables are the tool's arguments.",
+      ),
+    operationName: graphqlName
+      .optional()
+      .describe("Which named operation of the document to run; needed only when it holds several."),
+    outputSchema: withRules(
+      z.looseObject({ type: z.literal("object").describe('"object": the answer\'s data is a JSON object.') }),
+      [compilableRule],
+    )
+      .optional()
+      .describe("JSON Schema (an object schema) of the answer's data; derived from the selection when absent."),
+  })
+  .describe(
+    "The tool runs its own GraphQL document on a graphql Service's endpoint (instead of an HTTP request template). The operation must be named; inputSchema is derived from its variables when absent.",
+  );
+
+/** As stored and streamed: the control plane resolved the operation and derived the output schema. */
+const storedGraphqlDocument = graphqlDocument
+  .extend({
+    operationName: graphqlName.describe("The operation the gateway runs (sent as operationName)."),
+    operationType: z.enum(["query", "mutation"]).describe("The operation's type: a query is read-only."),
+    fieldName: z.string().min(1).describe("The root fields the operation selects, comma-separated."),
+  })
+  .describe("A custom tool's GraphQL document, as the control plane resolved it.");
+
+const requestTemplate = z
+  .object({
+    method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).describe("HTTP method."),
+    path: template
+      .regex(/^\//, { message: "must start with '/'" })
+      .describe("Path under the backend endpoint; {{argument}} placeholders are URL-encoded."),
+    query: z.record(z.string(), template).optional().describe("Query parameters; values may hold {{argument}}."),
+    headers: z.record(z.string(), template).optional().describe("Headers; values may hold {{argument}}."),
+    body: template.optional().describe("Request body template; {{argument}} placeholders are JSON-encoded."),
+  })
+  .describe("The backend request the tool makes (an openapi Service).");
+
+const storedCustomToolFields = z.object({
+  name: toolName.describe("Tool name, unique within the Exposition's tools."),
+  title: z.string().max(256).optional().describe("Human-readable title."),
+  description: z.string().min(1).max(8192).describe("What the tool does, for the model."),
+  inputSchema: withRules(objectSchema, [objectTypeRule]).optional().describe(inputSchemaDescription),
+  request: requestTemplate.optional(),
+  graphql: storedGraphqlDocument.optional(),
+  annotations: toolAnnotations.optional(),
+});
+const toolDescription = "A tool defined by a request template or by its own GraphQL document.";
 
 /**
  * A custom tool as the change stream carries it to the gateways: without the pattern and format
  * rule, which writers apply (see `customTool`), since records stored before it may break it; a
  * gateway compiles such a schema without its patterns (ignoring unknown formats) and logs a warning.
  */
-export const storedCustomTool = z
-  .object({
-    name: toolName.describe("Tool name, unique within the Exposition's tools."),
-    title: z.string().max(256).optional().describe("Human-readable title."),
-    description: z.string().min(1).max(8192).describe("What the tool does, for the model."),
-    inputSchema: withRules(objectSchema, [objectTypeRule]).optional().describe(inputSchemaDescription),
-    request: z
-      .object({
-        method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).describe("HTTP method."),
-        path: template
-          .regex(/^\//, { message: "must start with '/'" })
-          .describe("Path under the backend endpoint; {{argument}} placeholders are URL-encoded."),
-        query: z.record(z.string(), template).optional().describe("Query parameters; values may hold {{argument}}."),
-        headers: z.record(z.string(), template).optional().describe("Headers; values may hold {{argument}}."),
-        body: template.optional().describe("Request body template; {{argument}} placeholders are JSON-encoded."),
-      })
-      .describe("The backend request the tool makes."),
-    annotations: toolAnnotations.optional(),
-  })
-  .describe("A tool defined by a request template.");
+export const storedCustomTool = exactlyOneOf(storedCustomToolFields, ["request", "graphql"]).describe(toolDescription);
 
 /** A custom tool as REST, the webhook, the CLI and the operator accept it. */
-export const customTool = storedCustomTool
-  .extend({ inputSchema: toolInputSchema.optional().describe(inputSchemaDescription) })
-  .describe("A tool defined by a request template.");
+const customToolFields = storedCustomToolFields.extend({
+  inputSchema: toolInputSchema.optional().describe(inputSchemaDescription),
+  graphql: graphqlDocument.optional(),
+});
+export const customTool = exactlyOneOf(customToolFields, ["request", "graphql"]).describe(toolDescription);
 
-const toolsOf = (tool: typeof storedCustomTool) =>
+const toolsOf = <T extends typeof storedCustomTool | typeof customTool>(tool: T) =>
   listMap(tool, "name").min(1).describe("The tools, added to those derived from the Service's operations.");
 
 export const customToolsSpec = z
   .object({ serviceRef: objectRef("Service"), tools: toolsOf(customTool) })
   .describe("Extra tools of a Service, served by every Exposition of it.");
 
-/** As stored, for answers that show records written before the pattern and format rule (see `storedCustomTool`). */
+/**
+ * As stored, for answers: records written before the pattern and format rule (see
+ * `storedCustomTool`), and GraphQL documents as the control plane resolved them.
+ */
 export const storedCustomToolsSpec = customToolsSpec.extend({ tools: toolsOf(storedCustomTool) });
 
 export const CustomTools = defineKind({
   kind: "CustomTools",
   plural: "customtools",
   shortNames: ["ctools"],
-  description: "Extra MCP tools of a Service, declared as HTTP request templates over its backend.",
+  description:
+    "Extra MCP tools of a Service: HTTP request templates over its backend (openapi), or their own GraphQL documents (graphql).",
   spec: customToolsSpec,
   status: artifactStatus,
 });

@@ -28,7 +28,7 @@ const OPEN: ClientIdentity = { mode: "none" };
 const API_KEY: ClientIdentity = { mode: "apiKey" };
 
 /** The token of `Authorization: Bearer <token>`; never read from the query string (RFC 9700 section 2.5). */
-function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+export function bearerToken(headers: { authorization?: string | string[] }): string | undefined {
   const header = headers.authorization;
   if (typeof header !== "string" || header.length < 7 || header.slice(0, 7).toLowerCase() !== "bearer ") return;
   const token = header.slice(7).trim();

@@ -24,9 +24,11 @@ import {
 } from "../elicitation/missing-arguments.ts";
 import type { LimitRefusal } from "../limits.ts";
 import type { ToolOutcomeWord } from "../metrics.ts";
+import type { FilteredBytes } from "../output-filters/tool.ts";
 import type { ServedExposition } from "../registry.ts";
 import type { CallToolResult } from "../tools/mcp.ts";
 import { timeoutResult } from "../tools/result.ts";
+import { fitResult } from "../tools/result-budget.ts";
 import { planCall } from "../tools/runtime.ts";
 import { complete, offersCompletions } from "./completion.ts";
 import { admitCall, admitRead, limitedToolResult } from "./overload.ts";
@@ -46,12 +48,16 @@ export interface DispatchContext {
   onToolCall?: (tool: string, outcome: number | ToolOutcomeWord, seconds: number) => void;
   /** Observes a backend call that opened or closed the plan's circuit breaker, or was refused by it. */
   onCircuit?: (event: CircuitEvent) => void;
+  /** Observes the bytes of a filtered tool's answer and of its filtered text (metrics). */
+  onFilteredBytes?: FilteredBytes;
   /** `performance.now()` by which backend calls must be answered (a batch's shared deadline). */
   deadline?: number;
   /** The tools an OAuth token's scopes hide (oauth.toolScopes); undefined when it sees them all. */
   toolAccess?: ToolAccess;
   /** Who calls, on OAuth-protected endpoints (the token's issuer and subject): whose budget `limits.per: caller` spends. */
   caller?: string;
+  /** Until when the caller's token holds (ms since the epoch): no backend token exchanged for it outlives it. */
+  callerValidUntilMs?: number;
   /** Observes a backend call the plan's limits refused (`tool` undefined for a resource read). */
   onLimited?: (refusal: LimitRefusal, tool: string | undefined) => void;
   /** Set on Expositions whose plan elicits the backend credential from each user. */
@@ -188,6 +194,8 @@ async function callTool(
       onCircuit: log ? logCircuit(log, tool, context.onCircuit) : context.onCircuit,
       onRetry: log && ((reason) => log("warning", `${tool}: ${reason}`)),
       credential: elicited?.credential,
+      caller: context.caller,
+      callerValidUntilMs: context.callerValidUntilMs,
     });
   } finally {
     admission.release();
@@ -216,10 +224,15 @@ async function callTool(
   }
   observe(outcome.response.status);
   // invoke_tool (discovery mode) answers with the runtime of the tool it invoked.
-  const result = plan.runtime.toResult(outcome.response, {
+  const mapped = plan.runtime.toResult(outcome.response, {
     maxBytes: context.maxResultBytes,
     forwardHeaders: settings.headerPolicy?.forwardResponseHeaders ?? [],
   });
+  const shaped = plan.runtime.outputFilter
+    ? plan.runtime.outputFilter(mapped, outcome.response, context.onFilteredBytes)
+    : mapped;
+  // The plan's result budget comes last: the bytes it counts are those sent.
+  const result = plan.runtime.budget ? fitResult(shaped, plan.runtime.budget) : shaped;
   log?.("debug", `${tool}: result: ${summaryOf(result)}`);
   return result;
 }
@@ -303,6 +316,8 @@ async function readResource(params: Record<string, unknown>, context: DispatchCo
         deadline: context.deadline,
         onCircuit: log ? logCircuit(log, source.uri, context.onCircuit) : context.onCircuit,
         credential: elicited?.credential,
+        caller: context.caller,
+        callerValidUntilMs: context.callerValidUntilMs,
       },
     );
   } finally {

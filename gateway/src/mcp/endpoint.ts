@@ -314,10 +314,13 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
         if (origin) audit.toolCall({ served, origin, tool, outcome, principal });
       },
       caller: principal?.user,
+      callerValidUntilMs: principal?.validUntilMs,
       onLimited: (refusal: LimitRefusal, tool: string | undefined) => {
         metrics.limited(expositionLabel, refusal.scope, refusal.kind);
         if (origin) audit.limited({ served, origin, refusal, tool, principal });
       },
+      onFilteredBytes: (tool: string, before: number, after: number) =>
+        metrics.filteredBytes(expositionLabel, tool, before, after),
       onCircuit: (event: CircuitEvent) => {
         metrics.circuit(expositionLabel, event);
         if (origin && event !== "refused") audit.circuit({ served, origin, transition: event });

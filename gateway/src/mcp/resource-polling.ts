@@ -3,8 +3,8 @@
  * gateway reads it that often (with `If-None-Match` once it has an ETag: a 304 is no change) and
  * reports a change of its content (SHA-256 of the body) as `notifications/resources/updated`. The first read
  * sets the baseline. A failed read (error status, timeout, open breaker) changes nothing and is
- * tried again at the next interval. Plans whose backend credential is elicited from each user are
- * not polled: there is no one's credential to read with.
+ * tried again at the next interval. Plans whose backend credential is elicited from each user, or
+ * exchanged for each caller's token, are not polled: there is no one's credential to read with.
  *
  * One timer per gateway ticks each second while streams are open on Expositions with polled
  * resources (none otherwise); a resource is read by one poll at a time, and its state is dropped
@@ -26,7 +26,8 @@ export type PollRead = (
 export function backendPollRead(backends: Backends): PollRead {
   return async (served, path, etag) => {
     const { plan } = served.exposition;
-    if (plan.backendSecret?.source === "elicit") return undefined;
+    const source = plan.backendSecret?.source;
+    if (source === "elicit" || source === "tokenExchange") return undefined;
     const outcome = await backends.call(
       served.backend,
       plan,

@@ -382,7 +382,7 @@ describe("compileToolset: schemas that do not compile", () => {
 });
 
 describe("compileToolset: GraphQL operations", () => {
-  it("leaves out an operation carrying a GraphQL call recipe, which this gateway does not call yet", () => {
+  it("makes an operation carrying a GraphQL call recipe a tool that posts its document (graphql-tool.ts)", () => {
     const recipe = {
       operationType: "query" as const,
       fieldName: "pet",
@@ -391,10 +391,15 @@ describe("compileToolset: GraphQL operations", () => {
     };
     const graphql = operation({ operationId: "pet", method: "POST", path: "/", graphql: recipe });
     const set = compileToolset(exposition({ operations: [graphql, ...petstore().slice(1, 2)] }));
-    expect(set.tools.map((t) => t.name)).toEqual(["createPet"]);
-    expect(set.warnings).toEqual([
-      "operation pet: left out (a GraphQL operation, which this gateway does not call yet)",
-    ]);
+    expect(set.tools.map((t) => t.name)).toEqual(["pet", "createPet"]);
+    expect(set.warnings).toEqual([]);
+    const request = set.get("pet")?.buildRequest({});
+    expect(request).toMatchObject({ method: "POST", path: "", contentType: "application/json" });
+    expect(JSON.parse(String(request?.body))).toEqual({
+      query: "query pet { pet }",
+      operationName: "pet",
+      variables: {},
+    });
   });
 });
 

@@ -14,8 +14,11 @@
  * as written). Headers that frame the message (`Host`, `Content-Length`, …) are left out.
  * The literal text of a path template is taken as written (percent-encoded where a path cannot
  * hold it: a `?` in it is `%3F`; query parameters belong in `request.query`).
+ *
+ * An entry carrying its own GraphQL document instead is a GraphQL tool (custom-graphql-tool.ts).
  */
 import { methodAnnotations, overrideAnnotations } from "./annotations.ts";
+import { compileCustomGraphqlTool } from "./custom-graphql-tool.ts";
 import { type CatalogEntry, searchText } from "./discovery.ts";
 import type { McpTool } from "./mcp.ts";
 import { annotateParamHeaders } from "./param-headers.ts";
@@ -34,6 +37,9 @@ type Placeholder = { property: string; inString: boolean };
 type Piece = string | Placeholder;
 
 export function compileCustomTool(custom: CustomTool, name: string, validators: ValidatorCompiler): CatalogEntry {
+  if (custom.graphql) return compileCustomGraphqlTool(custom, custom.graphql, name, validators);
+  const { request } = custom;
+  if (!request) throw new Error("neither a request template nor a GraphQL document"); // the schema requires one
   // A declared 2020-12 dialect is published as written (SEP-1613); ajv2020 compiles it as is.
   const declared = custom.inputSchema?.$schema;
   const inputSchema = {
@@ -47,7 +53,7 @@ export function compileCustomTool(custom: CustomTool, name: string, validators: 
     description: custom.description,
     inputSchema,
   };
-  const annotations = overrideAnnotations(methodAnnotations(custom.request.method), custom.annotations);
+  const annotations = overrideAnnotations(methodAnnotations(request.method), custom.annotations);
   if (custom.title && annotations.title === undefined) annotations.title = custom.title;
   tool.annotations = annotations;
 
@@ -56,7 +62,7 @@ export function compileCustomTool(custom: CustomTool, name: string, validators: 
     validators.warnings.push(`custom tool ${name}: ${problem}`),
   );
   const validateArguments = validators.compile(inputSchema, `custom tool ${name}`);
-  const { build, checkPath } = compileTemplateRequest(custom.request);
+  const { build, checkPath } = compileTemplateRequest(request);
   const runtime: ToolRuntime = {
     tool,
     validate(args) {
@@ -70,7 +76,7 @@ export function compileCustomTool(custom: CustomTool, name: string, validators: 
   };
   return {
     runtime,
-    searchText: searchText([name, custom.title, custom.description, custom.request.method, custom.request.path]),
+    searchText: searchText([name, custom.title, custom.description, request.method, request.path]),
   };
 }
 
@@ -119,7 +125,7 @@ function pieceRenderer(
   };
 }
 
-function compileTemplateRequest(request: CustomTool["request"]): {
+function compileTemplateRequest(request: NonNullable<CustomTool["request"]>): {
   build: (args: Record<string, unknown>) => BackendRequest;
   checkPath: (args: Record<string, unknown>) => string[];
 } {

@@ -12,7 +12,7 @@
  *   (violations read `arguments.petId: …`); its `local` answer is `invoke`: the named tool's
  *   runtime and arguments, whose backend call the dispatcher makes (`buildRequest` delegates
  *   too). That runtime maps responses without the named tool's outputSchema guarantee, since
- *   invoke_tool declares no outputSchema.
+ *   invoke_tool declares no outputSchema (its `toUncheckedResult`, or plain `toolResult`).
  * The underlying tools keep the names, schemas and behaviour they have in PerOperation mode; they
  * are reachable only through these three.
  */
@@ -36,6 +36,15 @@ const SEARCH_DESCRIPTION_LENGTH = 300;
 const camelBoundary = /([a-z0-9])([A-Z])/g;
 const nonWord = /[^a-z0-9]+/;
 
+/** The search text of a tool made from an imported operation: its words, then how it is called (`extra`). */
+export function operationSearchText(
+  name: string,
+  operation: { summary?: string; description?: string; tags: string[] },
+  ...extra: string[]
+): string {
+  return searchText([name, operation.summary, operation.description, operation.tags.join(" "), ...extra]);
+}
+
 /** Lower-case search text of a tool; camelCase and snake_case names are split into words too. */
 export function searchText(parts: (string | undefined)[]): string {
   const name = parts[0] ?? "";
@@ -48,8 +57,17 @@ export function searchText(parts: (string | undefined)[]): string {
 
 export function discoveryTools(catalog: CatalogEntry[], validators: ValidatorCompiler, apiName: string): ToolRuntime[] {
   const byName = new Map(catalog.map((entry) => [entry.runtime.tool.name, entry.runtime]));
-  // invoke_tool declares no outputSchema, so its results need not conform to the named tool's
-  const invocable = new Map(catalog.map(({ runtime }) => [runtime.tool.name, { ...runtime, toResult: toolResult }]));
+  // invoke_tool declares no outputSchema, so its results need not conform to the named tool's (nor when trimmed)
+  const invocable = new Map(
+    catalog.map(({ runtime }) => [
+      runtime.tool.name,
+      {
+        ...runtime,
+        toResult: runtime.toUncheckedResult ?? toolResult,
+        budget: runtime.budget && { ...runtime.budget, validate: undefined },
+      },
+    ]),
+  );
   const indexed = catalog.map((entry) => {
     const name = entry.runtime.tool.name.toLowerCase();
     return { entry, name, nameWords: new Set(searchText([entry.runtime.tool.name]).split(nonWord)) };

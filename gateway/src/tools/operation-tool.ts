@@ -25,9 +25,10 @@
  * content.ts): its results carry no `structuredContent`, so it publishes no `outputSchema`.
  */
 import { setOwn } from "@atrium/contract/json-schema";
+import { describeOperation } from "@atrium/contract/tool-names";
 import { methodAnnotations, overrideAnnotations } from "./annotations.ts";
 import { isJsonMediaType, mediaTypeOf } from "./body.ts";
-import { type CatalogEntry, searchText } from "./discovery.ts";
+import { type CatalogEntry, operationSearchText } from "./discovery.ts";
 import type { JsonSchema, McpTool } from "./mcp.ts";
 import { createNameAllocator, MAX_PROPERTY_NAME_LENGTH, validName } from "./naming.ts";
 import { annotateParamHeaders } from "./param-headers.ts";
@@ -107,14 +108,7 @@ export function compileOperationTool(operation: Operation, name: string, validat
   };
   return {
     runtime,
-    searchText: searchText([
-      name,
-      operation.summary,
-      operation.description,
-      operation.tags.join(" "),
-      operation.method,
-      operation.path,
-    ]),
+    searchText: operationSearchText(name, operation, operation.method, operation.path),
   };
 }
 
@@ -165,20 +159,6 @@ function describedSchema(
   return property;
 }
 
-/** Summary and description (once when equal), `Deprecated.` last; method and path when there is neither. */
-function describeOperation(
-  operation: Pick<Operation, "summary" | "description" | "deprecated" | "method" | "path">,
-): string {
-  const parts: string[] = [];
-  const summary = operation.summary?.trim();
-  const description = operation.description?.trim();
-  if (summary) parts.push(summary);
-  if (description && description !== summary) parts.push(description);
-  if (parts.length === 0) parts.push(`${operation.method} ${operation.path}`);
-  if (operation.deprecated) parts.push("Deprecated.");
-  return parts.join("\n\n");
-}
-
 /** Whether the operation's JSON answer is an MCP content array; a value other than a boolean is ignored, with a warning. */
 function declaresContent(operation: Operation, name: string, validators: ValidatorCompiler): boolean {
   const marked = operation.extensions["x-mcp-content"];
@@ -187,7 +167,8 @@ function declaresContent(operation: Operation, name: string, validators: Validat
   return false;
 }
 
-function outputSchemaOf(
+/** The first 2xx JSON answer's schema, when it is an object ajv compiles as written, and its validator. */
+export function outputSchemaOf(
   operation: Operation,
   name: string,
   validators: ValidatorCompiler,

@@ -4,11 +4,13 @@
  * `compileOperationRequest` turns an operation into a builder once; a call then only serializes
  * its arguments (path, query, headers, body; see serialize.ts, body.ts, path.ts).
  *
- * `joinBackendUrl` appends such a path to the backend endpoint's base path. It returns strings,
+ * `joinBackendUrl` appends such a path to the backend endpoint's base path (an empty path is the
+ * endpoint itself, where a GraphQL tool posts: graphql-tool.ts). It returns strings,
  * not a WHATWG `URL`: the URL parser resolves `..`, and also `%2E%2E`, so a `URL` could not hold a
  * path that is guaranteed to stay under the base. Send `path` as the request target to `origin`
  * (undici `Pool`/`Client` `request({ path })` sends it verbatim); never re-parse `href` to send it.
  */
+import type { GrpcRequest } from "../grpc/answer.ts";
 import { type BodySerializer, bodySerializer, mediaTypeOf } from "./body.ts";
 import { type CompiledPath, compilePath, openApiPlaceholder } from "./path.ts";
 import { headerSerializer, pathSerializer, type QueryAppender, queryAppender } from "./serialize.ts";
@@ -16,12 +18,17 @@ import type { Operation, OperationParameter } from "./source.ts";
 
 export type BackendRequest = {
   method: string;
-  /** Starts with `/`, already encoded, query string included; relative to the endpoint's base path. */
+  /**
+   * Starts with `/`, already encoded, query string included; relative to the endpoint's base path.
+   * `""` is the endpoint's own URL, nothing appended.
+   */
   path: string;
   /** Lower-case names. `content-type` is not among them: it is `contentType`. */
   headers: Record<string, string>;
   body?: string | Buffer;
   contentType?: string;
+  /** Set by a gRPC tool: the call goes to the plan's gRPC endpoint on `path` (`/<service>/<method>`), not over HTTP. */
+  grpc?: GrpcRequest;
 };
 
 export type RequestBuilder = (args: Record<string, unknown>) => BackendRequest;
@@ -136,6 +143,8 @@ export type BackendBase = {
   origin: string;
   /** The endpoint's path without a trailing `/`: `""` or e.g. `/api/v1`. */
   basePath: string;
+  /** The endpoint's path as written: `/` at least, e.g. `/graphql/`. */
+  ownPath: string;
   /** The endpoint's own query string (without `?`), put before each request's: `""` when none. */
   query: string;
 };
@@ -150,24 +159,41 @@ export type BackendUrl = {
 
 export function parseBackendEndpoint(endpoint: string): BackendBase {
   const url = new URL(endpoint);
+  if (url.protocol === "grpc:" || url.protocol === "grpcs:") return grpcBackend(url, endpoint);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new TypeError(`backend endpoint must be an http(s) URL: ${endpoint}`);
   }
   let basePath = url.pathname;
   while (basePath.endsWith("/")) basePath = basePath.slice(0, -1);
-  return { origin: url.origin, basePath, query: url.search.slice(1) };
+  return { origin: url.origin, basePath, ownPath: url.pathname, query: url.search.slice(1) };
+}
+
+/**
+ * A gRPC endpoint, `grpc://host:port` (h2c) or `grpcs://host:port` (TLS): its origin is that text
+ * (the URL parser gives such schemes no origin of their own); calls go to `/<service>/<method>`.
+ */
+function grpcBackend(url: URL, endpoint: string): BackendBase {
+  if ((url.pathname !== "" && url.pathname !== "/") || url.search || url.hash || url.username || !url.host) {
+    throw new TypeError(`a gRPC backend endpoint is grpc://host:port or grpcs://host:port, nothing after: ${endpoint}`);
+  }
+  return { origin: `${url.protocol}//${url.host}`, basePath: "", ownPath: "/", query: "" };
 }
 
 /** A segment that is `.` or `..`, also percent-encoded (`%2e`, `.%2E`, …): what URL parsers resolve. */
 const dotSegment = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 /**
- * `backend`'s base path + `path` (from a BackendRequest). Throws a TypeError when `path` does not
- * start with `/`, holds a dot segment (even encoded), a `\` or a `#`: such a path could resolve
- * outside the base path. BackendRequests of validated arguments never do.
+ * `backend`'s base path + `path` (from a BackendRequest); `""` is the endpoint itself. Throws a
+ * TypeError when `path` does not start with `/`, holds a dot segment (even encoded), a `\` or a
+ * `#`: such a path could resolve outside the base path. BackendRequests of validated arguments
+ * never do.
  */
 export function joinBackendUrl(backend: string | BackendBase, path: string): BackendUrl {
   const base = typeof backend === "string" ? parseBackendEndpoint(backend) : backend;
+  if (path === "") {
+    const own = base.query ? `${base.ownPath}?${base.query}` : base.ownPath;
+    return { origin: base.origin, path: own, href: base.origin + own };
+  }
   const queryStart = path.indexOf("?");
   const pathname = queryStart < 0 ? path : path.slice(0, queryStart);
   if (!pathname.startsWith("/") || dotSegment.test(pathname) || pathname.includes("\\") || path.includes("#")) {

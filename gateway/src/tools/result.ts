@@ -38,6 +38,7 @@
 import { isUtf8 } from "node:buffer";
 import { STATUS_CODES } from "node:http";
 import { nestsDeeperThan } from "@atrium/contract/json-depth";
+import type { GrpcAnswer } from "../grpc/answer.ts";
 import { isJsonMediaType, mediaTypeOf } from "./body.ts";
 import { contentArrayOf, MAX_CONTENT_BLOCKS } from "./content.ts";
 import type { CallToolResult, ContentBlock } from "./mcp.ts";
@@ -51,6 +52,8 @@ export type BackendResponse = {
   body: Buffer;
   /** The reader stopped early: `body` holds only the first bytes of a longer body. */
   truncated?: boolean;
+  /** Set on the answer of a gRPC backend (its body is empty): the status and messages (grpc/result.ts). */
+  grpc?: GrpcAnswer;
 };
 
 export type ResultOptions = {
@@ -96,12 +99,17 @@ export function toolResult(response: BackendResponse, options: ResultOptions): C
   const contentType = firstValue(response.headers["content-type"]) ?? "";
   const answer = { status, body, cut: response.truncated === true, contentType, mediaType: mediaTypeOf(contentType) };
   const result = status < 200 || status >= 300 ? mapFailure(answer, options) : mapSuccess(answer, options);
+  result._meta = backendMeta(response, options);
+  return result;
+}
+
+/** The `_meta` of every result of a backend answer: its status, and the headers forwarded (see the module comment). */
+export function backendMeta(response: BackendResponse, options: ResultOptions): Record<string, unknown> {
   const forwarded = forwardedHeaders(response.headers, options.forwardHeaders);
   // One small object per call, whichever keys it holds.
-  result._meta = forwarded
-    ? { [BACKEND_STATUS_META_KEY]: status, [FORWARDED_HEADERS_META_KEY]: forwarded }
-    : { [BACKEND_STATUS_META_KEY]: status };
-  return result;
+  return forwarded
+    ? { [BACKEND_STATUS_META_KEY]: response.status, [FORWARDED_HEADERS_META_KEY]: forwarded }
+    : { [BACKEND_STATUS_META_KEY]: response.status };
 }
 
 function mapSuccess(answer: Answer, options: ResultOptions): CallToolResult {
@@ -220,7 +228,7 @@ function declaredContentResult(status: number, value: unknown): CallToolResult {
 }
 
 /** The first `max` bytes at most, ending before a UTF-8 sequence that they would cut in two. */
-function utf8Prefix(body: Buffer, max: number): Buffer {
+export function utf8Prefix(body: Buffer, max: number): Buffer {
   let end = Math.min(max, body.length);
   let lead = end - 1;
   // continuation bytes are 10xxxxxx: step back to the last sequence's lead byte
@@ -243,7 +251,8 @@ function decodeText(body: Buffer, contentType: string): string {
   }
 }
 
-function parseJson(text: string): unknown {
+/** The value of JSON text; undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -255,7 +264,7 @@ function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function forwardedHeaders(
+export function forwardedHeaders(
   headers: BackendResponse["headers"],
   names: string[] | undefined,
 ): Record<string, string> | undefined {

@@ -8,10 +8,12 @@
  *    built it: its `toResult`, not bare `toolResult`, also keeps the promise of its outputSchema.
  * `planCall` does steps 1 and 2.
  */
+import type { OutputFilter } from "../output-filters/tool.ts";
 import type { CallToolResult, McpTool } from "./mcp.ts";
 import type { ParamHeader } from "./param-headers.ts";
 import type { BackendRequest } from "./request.ts";
 import { type BackendResponse, type ResultOptions, validationErrorResult } from "./result.ts";
+import type { ResultBudget } from "./result-budget.ts";
 
 export type ToolRuntime = {
   /** The definition listed by `tools/list`. */
@@ -24,8 +26,20 @@ export type ToolRuntime = {
   local?: (args: Record<string, unknown>) => LocalAnswer;
   /** The result of the backend's response to `buildRequest` (result.ts, plus the tool's outputSchema guarantee). */
   toResult(response: BackendResponse, options: ResultOptions): CallToolResult;
+  /**
+   * The same mapping without the outputSchema guarantee, for invoke_tool (discovery.ts), which
+   * declares none; plain `toolResult` when absent. A tool whose answers are not plain HTTP (a
+   * GraphQL response, a gRPC message) sets it.
+   */
+  toUncheckedResult?(response: BackendResponse, options: ResultOptions): CallToolResult;
   /** Arguments clients mirror into `Mcp-Param-*` headers (param-headers.ts); absent when none. */
   paramHeaders?: ParamHeader[];
+  /** The plan's output filter of its results, applied after `toResult` (output-filters/tool.ts); absent when none. */
+  outputFilter?: OutputFilter;
+  /** The budget its backend results are fitted to (result-budget.ts); absent when it has none. */
+  budget?: ResultBudget;
+  /** How it writes its structuredContent as its text block (an output filter's TOON); JSON when absent. */
+  renderStructured?: (value: unknown) => string;
 };
 
 /** A local tool's answer: the result itself, or the backend call to make instead (already validated). */

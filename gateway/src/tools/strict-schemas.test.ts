@@ -7,10 +7,11 @@
  * generated hostile set of patterns, which the importer rewrites or drops (unicode-pattern.ts).
  * The validator knows `x-mcp-header`, the tool-schema keyword MCP itself defines (SEP-2243).
  * A `format` ajv-formats does not know (the generated documents' `odd`) is dropped at import.
+ * GraphQL tools too: the importer's store schema (recursive input objects, enums, custom scalars).
  */
 import { readFileSync } from "node:fs";
 import type { NormalizedOperation } from "@atrium/contract";
-import { importOpenApi } from "@atrium/control-plane/testing";
+import { importGraphqlText, importOpenApi, storeSdl } from "@atrium/control-plane/testing";
 import { fuzzParameters } from "@atrium/reliability/fuzz";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
@@ -141,6 +142,13 @@ function withPatterns(pattern: string): string {
 describe("tool schemas, compiled by a strict Ajv2020 as clients compile them", () => {
   it.each(Object.entries(documents))("%s: every inputSchema and outputSchema compiles", async (_name, text) => {
     const imported = await importOpenApi({ text });
+    const { failures, tools } = strictCompileFailures(imported.operations);
+    expect(failures).toEqual([]);
+    expect(tools).toBe(imported.operations.length);
+  });
+
+  it("a GraphQL schema: every inputSchema and outputSchema compiles", () => {
+    const imported = importGraphqlText(storeSdl);
     const { failures, tools } = strictCompileFailures(imported.operations);
     expect(failures).toEqual([]);
     expect(tools).toBe(imported.operations.length);

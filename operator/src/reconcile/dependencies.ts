@@ -43,6 +43,12 @@ export function referencesOf(kind: AtriumKind, spec: unknown): Reference[] {
           "SecretSource",
           field(spec, "backendSecret", "oauth2ClientCredentials", "clientSecret", "secretSourceRef", "name"),
         ),
+        ...named(
+          "SecretSource",
+          field(spec, "backendSecret", "tokenExchange", "clientSecret", "secretSourceRef", "name"),
+        ),
+        ...named("SecretSource", field(spec, "backendTls", "clientCertificate", "secretSourceRef", "name")),
+        ...named("SecretSource", field(spec, "backendTls", "clientKey", "secretSourceRef", "name")),
         ...named("Secret", field(spec, "apiKey", "secretName")),
       ];
     case "Exposition":

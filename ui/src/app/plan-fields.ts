@@ -14,7 +14,8 @@ export type SavedPlan = paths["/api/v1/configuration-plans"]["post"]["responses"
 export type FieldError = NonNullable<components["schemas"]["Problem"]["errors"]>[number];
 
 export type ClientAuth = "none" | "apiKey" | "oauth";
-export type SecretSource = "none" | "secretId" | "env" | "oauth2ClientCredentials" | "elicit";
+/** `tokenExchange` is kept as saved: the form shows it, but has no inputs for it yet. */
+export type SecretSource = "none" | "secretId" | "env" | "oauth2ClientCredentials" | "elicit" | "tokenExchange";
 
 export interface PlanForm {
   name: string;
@@ -62,6 +63,15 @@ export interface PlanForm {
   coolDownSeconds: string;
   audit: boolean;
   elicitMissingArguments: boolean;
+  /** Kept as saved: the form has no inputs for them yet, and saving the form must not drop them. */
+  toolOverrides: PlanBody["toolOverrides"];
+  maxResultBytes: PlanBody["maxResultBytes"];
+  /** Kept as saved: the form has no inputs for them yet, and saving the form must not drop them. */
+  toolOutputFilters: PlanBody["toolOutputFilters"];
+  /** Kept as saved: the form has no inputs for it yet, and saving the form must not drop it. */
+  backendTls: PlanBody["backendTls"];
+  /** A saved token-exchange backend credential, kept as it is while the source stays tokenExchange. */
+  keptTokenExchange: NonNullable<PlanBody["backendSecret"]>["tokenExchange"];
 }
 
 export type TextField = { [K in keyof PlanForm]: PlanForm[K] extends string ? K : never }[keyof PlanForm];
@@ -176,6 +186,11 @@ export function emptyPlanForm(serviceId = ""): PlanForm {
     coolDownSeconds: "30",
     audit: false,
     elicitMissingArguments: false,
+    toolOverrides: undefined,
+    maxResultBytes: undefined,
+    toolOutputFilters: undefined,
+    backendTls: undefined,
+    keptTokenExchange: undefined,
   };
 }
 
@@ -201,7 +216,9 @@ export function planFormOf(plan: PlanView): PlanForm {
           ? "oauth2ClientCredentials"
           : secret.elicit
             ? "elicit"
-            : "none";
+            : secret.tokenExchange
+              ? "tokenExchange"
+              : "none";
   return {
     ...base,
     name: plan.name,
@@ -250,6 +267,11 @@ export function planFormOf(plan: PlanView): PlanForm {
     coolDownSeconds: text(plan.circuitBreaker.coolDownSeconds),
     audit: plan.audit,
     elicitMissingArguments: plan.elicitMissingArguments,
+    toolOverrides: plan.toolOverrides,
+    maxResultBytes: plan.maxResultBytes,
+    toolOutputFilters: plan.toolOutputFilters,
+    backendTls: plan.backendTls,
+    keptTokenExchange: secret?.tokenExchange,
   };
 }
 
@@ -336,6 +358,10 @@ export function planBodyOf(form: PlanForm): { body: PlanBody } | { errors: Field
     },
     audit: form.audit,
     elicitMissingArguments: form.elicitMissingArguments,
+    toolOverrides: form.toolOverrides,
+    maxResultBytes: form.maxResultBytes,
+    toolOutputFilters: form.toolOutputFilters,
+    backendTls: form.backendTls,
   };
   return read.errors.length > 0 ? { errors: read.errors } : { body };
 }
@@ -363,6 +389,8 @@ function backendSecretOf(form: PlanForm, read: Reader): PlanBody["backendSecret"
   switch (form.secretSource) {
     case "none":
       return undefined;
+    case "tokenExchange":
+      return form.keptTokenExchange ? { tokenExchange: form.keptTokenExchange } : undefined;
     case "secretId":
       return { secretId: form.secretId, ...placement };
     case "env":

@@ -204,6 +204,10 @@ export function PlanEditor(props: {
             ...SECRET_FROM,
             { value: "oauth2ClientCredentials", label: "A token from OAuth client credentials" },
             { value: "elicit", label: "Ask each user (MCP URL elicitation)" },
+            // Shown only for a plan saved with it: the form keeps it as saved (change it with the CLI or REST).
+            ...(form.keptTokenExchange
+              ? [{ value: "tokenExchange" as const, label: "Each caller's token exchanged (RFC 8693), kept as saved" }]
+              : []),
           ]}
         />
         {form.secretSource === "secretId" ? (

@@ -1,7 +1,8 @@
 /**
  * ConfigurationPlan → `/configuration-plans`: the spec with record ids instead of references
  * (serviceRef → serviceId; backendSecret.secretSourceRef, and the client secret's of
- * oauth2ClientCredentials, → the secretId of that SecretSource's key), waiting IN_PROGRESS until they exist. `apiKey: { secretName }` asks the control plane
+ * oauth2ClientCredentials and tokenExchange, and backendTls's client certificate's and key's, → the
+ * secretId of that SecretSource's key), waiting IN_PROGRESS until they exist. `apiKey: { secretName }` asks the control plane
  * for a key and writes it to that Secret (key `apiKey`, owned by the plan); when the Secret is
  * lost the key cannot be read back, so it is renewed and written again.
  */
@@ -63,23 +64,55 @@ export const configurationPlanReconciler: KindReconciler = {
   async sync(object, ctx) {
     const spec = parseSpec(ConfigurationPlan.spec, object);
     const { namespace, name } = object.metadata;
-    const { serviceRef, apiKey, backendSecret, ...settings } = spec;
+    const { serviceRef, apiKey, backendSecret, backendTls, ...settings } = spec;
     const { ids, missing } = resolveReferences(ctx.cache, namespace, [{ kind: "Service", name: serviceRef.name }]);
     const serviceId = ids[0];
     const secretRef =
-      backendSecret?.secretSourceRef ?? backendSecret?.oauth2ClientCredentials?.clientSecret.secretSourceRef;
+      backendSecret?.secretSourceRef ??
+      backendSecret?.oauth2ClientCredentials?.clientSecret.secretSourceRef ??
+      backendSecret?.tokenExchange?.clientSecret.secretSourceRef;
     let secretId: string | undefined;
     if (secretRef) {
       const resolved = await backendSecretId(ctx, namespace, secretRef);
       if (resolved.missing) missing.push(resolved.missing);
       secretId = resolved.id;
     }
+    const tlsIds: Record<"clientCertificate" | "clientKey", string | undefined> = {
+      clientCertificate: undefined,
+      clientKey: undefined,
+    };
+    for (const field of ["clientCertificate", "clientKey"] as const) {
+      const ref = backendTls?.[field]?.secretSourceRef;
+      if (!ref) continue;
+      const resolved = await backendSecretId(ctx, namespace, ref);
+      if (resolved.missing) missing.push(resolved.missing);
+      tlsIds[field] = resolved.id;
+    }
     if (missing.length > 0 || serviceId === undefined) throw errors.waitingFor(missing);
+    let planTls: PlanBody["backendTls"];
+    if (backendTls) {
+      const { clientCertificate, clientKey, ...rest } = backendTls;
+      const material = (from: { file?: string } | undefined, id: string | undefined) =>
+        from === undefined ? undefined : id ? { secretId: id } : { file: from.file };
+      const certificate = material(clientCertificate, tlsIds.clientCertificate);
+      const key = material(clientKey, tlsIds.clientKey);
+      planTls = {
+        ...rest,
+        ...(certificate ? { clientCertificate: certificate } : {}),
+        ...(key ? { clientKey: key } : {}),
+      };
+    }
 
     let planSecret: PlanBody["backendSecret"];
     if (backendSecret) {
-      const { secretSourceRef: _ref, oauth2ClientCredentials: credentials, ...rest } = backendSecret;
-      if (credentials) {
+      const { secretSourceRef: _ref, oauth2ClientCredentials: credentials, tokenExchange, ...rest } = backendSecret;
+      if (tokenExchange) {
+        const { secretSourceRef: _clientRef, ...clientSecret } = tokenExchange.clientSecret;
+        planSecret = {
+          ...rest,
+          tokenExchange: { ...tokenExchange, clientSecret: { ...clientSecret, ...(secretId ? { secretId } : {}) } },
+        };
+      } else if (credentials) {
         const { secretSourceRef: _clientRef, ...clientSecret } = credentials.clientSecret;
         planSecret = {
           ...rest,
@@ -96,6 +129,7 @@ export const configurationPlanReconciler: KindReconciler = {
       ...settings,
       apiKey: apiKey !== undefined,
       ...(planSecret ? { backendSecret: planSecret } : {}),
+      ...(planTls ? { backendTls: planTls } : {}),
     };
     const { id, written } = await syncRecord(ctx, object, {
       collection,
@@ -104,8 +138,11 @@ export const configurationPlanReconciler: KindReconciler = {
         record.serviceId === serviceId &&
         record.backendEndpoint === spec.backendEndpoint &&
         record.hasApiKey === body.apiKey &&
-        (record.backendSecret?.secretId ?? record.backendSecret?.oauth2ClientCredentials?.clientSecret.secretId) ===
-          secretId,
+        (record.backendSecret?.secretId ??
+          record.backendSecret?.oauth2ClientCredentials?.clientSecret.secretId ??
+          record.backendSecret?.tokenExchange?.clientSecret.secretId) === secretId &&
+        record.backendTls?.clientCertificate?.secretId === tlsIds.clientCertificate &&
+        record.backendTls?.clientKey?.secretId === tlsIds.clientKey,
     });
     if (apiKey) {
       await ensureApiKeySecret(ctx, object, id, apiKey.secretName, written?.apiKey);

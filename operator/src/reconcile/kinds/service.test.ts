@@ -96,7 +96,7 @@ describe("Service", () => {
     });
   });
 
-  it("sends a graphql Service's kind with its schema; the API server refuses the kind grpc", async () => {
+  it("sends a graphql Service's kind with its schema, and a grpc Service's .proto files", async () => {
     const harness = testHarness();
     await harness.create(
       resource("Service", "store", {
@@ -109,16 +109,23 @@ describe("Service", () => {
     const record = await harness.controlPlane().call("GET", `/api/v1/services/${ready.status?.id}`);
     expect(record.body).toMatchObject({ kind: "graphql", operationCount: 1 });
 
-    const refused = await harness
-      .create(resource("Service", "rpc", { version: "1", kind: "grpc", openapi: { inline: "syntax = 'proto3';" } }))
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-    expect(refused).toBeDefined();
-    // The CRD's enum: the webhook's Zod message is the REST API's and the CLI's (tested there).
-    expect(String((refused as { body?: unknown }).body ?? refused)).toMatch(
-      /spec\.kind: Unsupported value: \\"grpc\\"/,
+    const pets =
+      'syntax = "proto3";\npackage pets.v1;\nimport "pets/v1/pet.proto";\nservice Pets {\n  rpc GetPet(Pet) returns (Pet);\n}\n';
+    const pet = 'syntax = "proto3";\npackage pets.v1;\nmessage Pet {\n  string name = 1;\n}\n';
+    await harness.create(
+      resource("Service", "pets", {
+        version: "1",
+        kind: "grpc",
+        openapi: {
+          protoFiles: [
+            { path: "pets/v1/pets.proto", content: pets },
+            { path: "pets/v1/pet.proto", content: pet },
+          ],
+        },
+      }),
     );
+    const grpcReady = await harness.waitReady("Service", "pets");
+    const grpcRecord = await harness.controlPlane().call("GET", `/api/v1/services/${grpcReady.status?.id}`);
+    expect(grpcRecord.body).toMatchObject({ kind: "grpc", operationCount: 1 });
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Service → `/services`: name, version, description and the OpenAPI document, inline or by
- * URL; a ConfigMap source is read here (the control plane cannot) and sent inline, and a change
- * of that ConfigMap is reconciled like a spec change. What the import changed in the document's
+ * Service → `/services`: name, version, description, kind and the contract, inline, by URL or as
+ * .proto files; a ConfigMap source is read here (the control plane cannot) and sent inline, and a
+ * change of that ConfigMap is reconciled like a spec change. What the import changed in the document's
  * schemas is reported as the `ImportWarnings` condition (import-warnings.ts).
  */
 import { Service } from "@atrium/crds";
@@ -22,12 +22,14 @@ function openApiFor(
     inline?: string | undefined;
     url?: string | undefined;
     configMapRef?: { name: string; key: string } | undefined;
+    protoFiles?: { path: string; content: string }[] | undefined;
   },
-): { inline: string } | { url: string } {
+): { inline: string } | { url: string } | { protoFiles: { path: string; content: string }[] } {
   if (openapi.inline !== undefined) return { inline: openapi.inline };
   if (openapi.url !== undefined) return { url: openapi.url };
+  if (openapi.protoFiles !== undefined) return { protoFiles: openapi.protoFiles };
   const ref = openapi.configMapRef;
-  if (!ref) throw errors.invalidSpec("spec.openapi: exactly one of inline, url, configMapRef must be set");
+  if (!ref) throw errors.invalidSpec("spec.openapi: exactly one of inline, url, configMapRef, protoFiles must be set");
   const { namespace } = object.metadata;
   const configMap = ctx.cache.get<DataObject>("ConfigMap", namespace, ref.name);
   if (!configMap) throw errors.waitingFor([`ConfigMap ${ref.name} (not found)`]);

@@ -356,12 +356,80 @@ export interface paths {
                                      * @description A backend secret stored in the control plane.
                                      */
                                     secretId?: string;
+                                    /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                    tokenExchange?: {
+                                        /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
+                                        audience?: string;
+                                        /** @description The gateway's client id at that authorization server. */
+                                        clientId: string;
+                                        /** @description The client secret, or for private_key_jwt the PEM (PKCS#8) private key: exactly one of secretId, env. Sent only to the token endpoint (a private key never leaves the gateway). */
+                                        clientSecret: {
+                                            /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                            env?: string;
+                                            /**
+                                             * Format: uuid
+                                             * @description A backend secret stored in the control plane.
+                                             */
+                                            secretId?: string;
+                                        };
+                                        /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                        issuer?: string;
+                                        /**
+                                         * @description The requested_token_type: an access token or a JWT, sent to the backend as a bearer.
+                                         * @default urn:ietf:params:oauth:token-type:access_token
+                                         * @enum {string}
+                                         */
+                                        requestedTokenType: "urn:ietf:params:oauth:token-type:access_token" | "urn:ietf:params:oauth:token-type:jwt";
+                                        /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                        resource?: string;
+                                        /** @description Scopes asked for (the form's scope); none when absent. */
+                                        scopes?: string[];
+                                        /**
+                                         * @description How the client authenticates: client_secret_basic (HTTP Basic), client_secret_post (in the form body) or private_key_jwt (RFC 7523: a JWT signed with clientSecret's PEM private key, RSA RS256, EC P-256 ES256 or Ed25519 EdDSA).
+                                         * @default client_secret_basic
+                                         * @enum {string}
+                                         */
+                                        tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+                                        /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                        tokenUrl?: string;
+                                    };
                                 };
                                 /**
                                  * @description Time the backend has to answer; past it the tool result is a gateway-generated 504.
                                  * @default 30000
                                  */
                                 backendTimeoutMs: number;
+                                /** @description TLS from the gateway to an https backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which. */
+                                backendTls?: {
+                                    /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
+                                    caBundle?: string;
+                                    /** @description A PEM file on the gateway with the CAs that sign the backend's certificate (a SPIFFE trust bundle, a cert-manager ca.crt), re-read when it changes. */
+                                    caFile?: string;
+                                    /** @description The client certificate (PEM, its chain after it): exactly one of secretId, file. */
+                                    clientCertificate?: {
+                                        /** @description A PEM file on the gateway holding the client certificate (PEM, its chain after it), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                        file?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description The client certificate's private key (PEM, unencrypted): exactly one of secretId, file. */
+                                    clientKey?: {
+                                        /** @description A PEM file on the gateway holding the client certificate's private key (PEM, unencrypted), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                        file?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description The name sent as SNI and that the backend's certificate must carry; the backend endpoint's host when absent. */
+                                    serverName?: string;
+                                    /** @description With caBundle or caFile: true trusts the system CAs as well, false or absent trusts only the plan's CAs. Without either, the system CAs are trusted and this stays unset. */
+                                    trustSystemCAs?: boolean;
+                                };
                                 /** @description Backend circuit breaker, per plan and backend origin on each gateway replica: while open, tools/call answers an error result (isError) and resources/read a JSON-RPC error, each saying when to retry. */
                                 circuitBreaker: {
                                     /**
@@ -388,6 +456,22 @@ export interface paths {
                                 elicitMissingArguments: boolean;
                                 /** @description operationIds never exposed as tools. */
                                 excludedOperations?: string[];
+                                /** @description Only on a plan whose Service is of kind graphql: how the tools' GraphQL documents are generated. */
+                                graphql?: {
+                                    /**
+                                     * @description Object levels of a tool's generated selection set whose scalar and enum fields are selected: 1 is the root field's own type, 2 (the default) also the objects in it, up to 5. A type already on the path is not entered again (cycles cut); fields with required arguments are never selected.
+                                     * @default 2
+                                     */
+                                    selectionDepth: number;
+                                };
+                                /** @description Only on a plan whose Service is of kind grpc: how the gateway calls its methods. */
+                                grpc?: {
+                                    /**
+                                     * @description The most messages a server-streaming method's tool collects (1 to 10000, 100 by default): the result is {messages, truncated}, and the stream is cancelled at one message past the limit, with truncated true.
+                                     * @default 100
+                                     */
+                                    maxStreamMessages: number;
+                                };
                                 hasApiKey: boolean;
                                 /** @description Which headers cross the gateway, in each direction, and under what name. */
                                 headerPolicy?: {
@@ -433,6 +517,8 @@ export interface paths {
                                         };
                                     };
                                 };
+                                /** @description Budget of a tool result, in bytes of the CallToolResult as JSON (UTF-8, no whitespace: content, structuredContent, isError and _meta, before the protocol's framing). Over it, the gateway trims the longest arrays of the answer from their end (never below an outputSchema's minItems, never inside a value) and says how many items it left out, in a text block and in _meta['dev.atrium/trimmed']; an isError result keeps its first line. An answer that does not fit even with every array trimmed becomes an isError result saying so. Applies to backend answers, after the output filter; no budget when absent. */
+                                maxResultBytes?: number;
                                 name: string;
                                 /** @description OAuth 2.0 bearer-token protection of the MCP endpoint, enforced by the gateway: every request needs a valid token from this issuer (Authorization: Bearer). */
                                 oauth?: {
@@ -458,6 +544,61 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 toolExposureMode: "PerOperation" | "Discovery";
+                                /** @description Tool name (as the Service's tools are named without overrides, custom tools included) → output filter, applied by the gateway to the JSON result of a successful call (isError results pass unchanged). The tool's outputSchema is derived through retain and patches; where a patch makes that impossible, the tool lists no outputSchema and the write says so in its warnings. A filtered tool whose answer is not JSON within the size limit returns an isError result instead of unfiltered text. */
+                                toolOutputFilters?: {
+                                    [key: string]: {
+                                        /**
+                                         * @description Notation of the result's text block: json, or toon (Token-Oriented Object Notation, compact for models). structuredContent stays JSON either way.
+                                         * @default json
+                                         * @enum {string}
+                                         */
+                                        format: "json" | "toon";
+                                        /** @description RFC 6902 operations applied in order to what retain kept. An operation whose path (or from) does not exist is skipped; a test that fails stops the sequence and the document stays as it was before the patches. At most 1000. */
+                                        patches?: {
+                                            /** @description move and copy: where the value comes from. */
+                                            from?: string;
+                                            /**
+                                             * @description The RFC 6902 operation.
+                                             * @enum {string}
+                                             */
+                                            op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                                            /** @description Where it applies (RFC 6901; '*' is an ordinary token here). */
+                                            path: string;
+                                            /** @description add, replace and test: the value (any JSON). */
+                                            value?: unknown;
+                                        }[];
+                                        /** @description JSON Pointers (RFC 6901) into the tool's structuredContent to keep; everything else is dropped. Extension: a '*' token is every item of an array or member of an object (/items/*\/name). A pointer that matches nothing keeps nothing; array items keep their order, those left with nothing are dropped. Keeps all when absent. At most 1000. */
+                                        retain?: string[];
+                                    };
+                                };
+                                /** @description Tool name (as the Service's tools are named without overrides) → what this plan changes in it: name, title, description, annotations, fixed arguments, result budget. oauth.toolScopes and limits.tools name a tool as clients see it (after a rename). */
+                                toolOverrides?: {
+                                    [key: string]: {
+                                        /** @description MCP tool annotations: each hint given replaces the tool's own, the others stay. */
+                                        annotations?: {
+                                            /** @description The tool may perform destructive updates. */
+                                            destructiveHint?: boolean;
+                                            /** @description Calling it again with the same arguments has no further effect. */
+                                            idempotentHint?: boolean;
+                                            /** @description The tool talks to an open world of external entities. */
+                                            openWorldHint?: boolean;
+                                            /** @description The tool does not modify its environment. */
+                                            readOnlyHint?: boolean;
+                                        };
+                                        /** @description What the tool does, written for the model. */
+                                        description?: string;
+                                        /** @description Argument name (as tools/list shows it) → value: the argument is removed from the tool's inputSchema and every call sends this value; a call that sets it is refused. Each value must match the argument's schema. */
+                                        fixedArguments?: {
+                                            [key: string]: unknown;
+                                        };
+                                        /** @description This tool's result budget, instead of the plan's. */
+                                        maxResultBytes?: number;
+                                        /** @description The name clients see instead; unique among the plan's tools. */
+                                        name?: string;
+                                        /** @description Human-readable title (also annotations.title). */
+                                        title?: string;
+                                    };
+                                };
                                 updatedAt: string;
                             }[];
                         };
@@ -556,12 +697,80 @@ export interface paths {
                              * @description A backend secret stored in the control plane.
                              */
                             secretId?: string;
+                            /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                            tokenExchange?: {
+                                /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
+                                audience?: string;
+                                /** @description The gateway's client id at that authorization server. */
+                                clientId: string;
+                                /** @description The client secret, or for private_key_jwt the PEM (PKCS#8) private key: exactly one of secretId, env. Sent only to the token endpoint (a private key never leaves the gateway). */
+                                clientSecret: {
+                                    /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                    env?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                issuer?: string;
+                                /**
+                                 * @description The requested_token_type: an access token or a JWT, sent to the backend as a bearer.
+                                 * @default urn:ietf:params:oauth:token-type:access_token
+                                 * @enum {string}
+                                 */
+                                requestedTokenType?: "urn:ietf:params:oauth:token-type:access_token" | "urn:ietf:params:oauth:token-type:jwt";
+                                /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                resource?: string;
+                                /** @description Scopes asked for (the form's scope); none when absent. */
+                                scopes?: string[];
+                                /**
+                                 * @description How the client authenticates: client_secret_basic (HTTP Basic), client_secret_post (in the form body) or private_key_jwt (RFC 7523: a JWT signed with clientSecret's PEM private key, RSA RS256, EC P-256 ES256 or Ed25519 EdDSA).
+                                 * @default client_secret_basic
+                                 * @enum {string}
+                                 */
+                                tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+                                /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                tokenUrl?: string;
+                            };
                         };
                         /**
                          * @description Time the backend has to answer; past it the tool result is a gateway-generated 504.
                          * @default 30000
                          */
                         backendTimeoutMs?: number;
+                        /** @description TLS from the gateway to an https backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which. */
+                        backendTls?: {
+                            /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
+                            caBundle?: string;
+                            /** @description A PEM file on the gateway with the CAs that sign the backend's certificate (a SPIFFE trust bundle, a cert-manager ca.crt), re-read when it changes. */
+                            caFile?: string;
+                            /** @description The client certificate (PEM, its chain after it): exactly one of secretId, file. */
+                            clientCertificate?: {
+                                /** @description A PEM file on the gateway holding the client certificate (PEM, its chain after it), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                file?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description A backend secret stored in the control plane.
+                                 */
+                                secretId?: string;
+                            };
+                            /** @description The client certificate's private key (PEM, unencrypted): exactly one of secretId, file. */
+                            clientKey?: {
+                                /** @description A PEM file on the gateway holding the client certificate's private key (PEM, unencrypted), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                file?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description A backend secret stored in the control plane.
+                                 */
+                                secretId?: string;
+                            };
+                            /** @description The name sent as SNI and that the backend's certificate must carry; the backend endpoint's host when absent. */
+                            serverName?: string;
+                            /** @description With caBundle or caFile: true trusts the system CAs as well, false or absent trusts only the plan's CAs. Without either, the system CAs are trusted and this stays unset. */
+                            trustSystemCAs?: boolean;
+                        };
                         /**
                          * @description Backend circuit breaker, per plan and backend origin on each gateway replica: while open, tools/call answers an error result (isError) and resources/read a JSON-RPC error, each saying when to retry.
                          * @default {}
@@ -590,6 +799,22 @@ export interface paths {
                         elicitMissingArguments?: boolean;
                         /** @description operationIds never exposed as tools. */
                         excludedOperations?: string[];
+                        /** @description Only on a plan whose Service is of kind graphql: how the tools' GraphQL documents are generated. */
+                        graphql?: {
+                            /**
+                             * @description Object levels of a tool's generated selection set whose scalar and enum fields are selected: 1 is the root field's own type, 2 (the default) also the objects in it, up to 5. A type already on the path is not entered again (cycles cut); fields with required arguments are never selected.
+                             * @default 2
+                             */
+                            selectionDepth?: number;
+                        };
+                        /** @description Only on a plan whose Service is of kind grpc: how the gateway calls its methods. */
+                        grpc?: {
+                            /**
+                             * @description The most messages a server-streaming method's tool collects (1 to 10000, 100 by default): the result is {messages, truncated}, and the stream is cancelled at one message past the limit, with truncated true.
+                             * @default 100
+                             */
+                            maxStreamMessages?: number;
+                        };
                         /** @description Which headers cross the gateway, in each direction, and under what name. */
                         headerPolicy?: {
                             /** @description Client request headers passed on to the backend (case-insensitive); none by default. */
@@ -633,6 +858,8 @@ export interface paths {
                                 };
                             };
                         };
+                        /** @description Budget of a tool result, in bytes of the CallToolResult as JSON (UTF-8, no whitespace: content, structuredContent, isError and _meta, before the protocol's framing). Over it, the gateway trims the longest arrays of the answer from their end (never below an outputSchema's minItems, never inside a value) and says how many items it left out, in a text block and in _meta['dev.atrium/trimmed']; an isError result keeps its first line. An answer that does not fit even with every array trimmed becomes an isError result saying so. Applies to backend answers, after the output filter; no budget when absent. */
+                        maxResultBytes?: number;
                         name: string;
                         /** @description OAuth 2.0 bearer-token protection of the MCP endpoint, enforced by the gateway: every request needs a valid token from this issuer (Authorization: Bearer). */
                         oauth?: {
@@ -659,6 +886,61 @@ export interface paths {
                          * @enum {string}
                          */
                         toolExposureMode?: "PerOperation" | "Discovery";
+                        /** @description Tool name (as the Service's tools are named without overrides, custom tools included) → output filter, applied by the gateway to the JSON result of a successful call (isError results pass unchanged). The tool's outputSchema is derived through retain and patches; where a patch makes that impossible, the tool lists no outputSchema and the write says so in its warnings. A filtered tool whose answer is not JSON within the size limit returns an isError result instead of unfiltered text. */
+                        toolOutputFilters?: {
+                            [key: string]: {
+                                /**
+                                 * @description Notation of the result's text block: json, or toon (Token-Oriented Object Notation, compact for models). structuredContent stays JSON either way.
+                                 * @default json
+                                 * @enum {string}
+                                 */
+                                format?: "json" | "toon";
+                                /** @description RFC 6902 operations applied in order to what retain kept. An operation whose path (or from) does not exist is skipped; a test that fails stops the sequence and the document stays as it was before the patches. At most 1000. */
+                                patches?: {
+                                    /** @description move and copy: where the value comes from. */
+                                    from?: string;
+                                    /**
+                                     * @description The RFC 6902 operation.
+                                     * @enum {string}
+                                     */
+                                    op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                                    /** @description Where it applies (RFC 6901; '*' is an ordinary token here). */
+                                    path: string;
+                                    /** @description add, replace and test: the value (any JSON). */
+                                    value?: unknown;
+                                }[];
+                                /** @description JSON Pointers (RFC 6901) into the tool's structuredContent to keep; everything else is dropped. Extension: a '*' token is every item of an array or member of an object (/items/*\/name). A pointer that matches nothing keeps nothing; array items keep their order, those left with nothing are dropped. Keeps all when absent. At most 1000. */
+                                retain?: string[];
+                            };
+                        };
+                        /** @description Tool name (as the Service's tools are named without overrides) → what this plan changes in it: name, title, description, annotations, fixed arguments, result budget. oauth.toolScopes and limits.tools name a tool as clients see it (after a rename). */
+                        toolOverrides?: {
+                            [key: string]: {
+                                /** @description MCP tool annotations: each hint given replaces the tool's own, the others stay. */
+                                annotations?: {
+                                    /** @description The tool may perform destructive updates. */
+                                    destructiveHint?: boolean;
+                                    /** @description Calling it again with the same arguments has no further effect. */
+                                    idempotentHint?: boolean;
+                                    /** @description The tool talks to an open world of external entities. */
+                                    openWorldHint?: boolean;
+                                    /** @description The tool does not modify its environment. */
+                                    readOnlyHint?: boolean;
+                                };
+                                /** @description What the tool does, written for the model. */
+                                description?: string;
+                                /** @description Argument name (as tools/list shows it) → value: the argument is removed from the tool's inputSchema and every call sends this value; a call that sets it is refused. Each value must match the argument's schema. */
+                                fixedArguments?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description This tool's result budget, instead of the plan's. */
+                                maxResultBytes?: number;
+                                /** @description The name clients see instead; unique among the plan's tools. */
+                                name?: string;
+                                /** @description Human-readable title (also annotations.title). */
+                                title?: string;
+                            };
+                        };
                     };
                 };
             };
@@ -738,12 +1020,80 @@ export interface paths {
                                  * @description A backend secret stored in the control plane.
                                  */
                                 secretId?: string;
+                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                tokenExchange?: {
+                                    /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
+                                    audience?: string;
+                                    /** @description The gateway's client id at that authorization server. */
+                                    clientId: string;
+                                    /** @description The client secret, or for private_key_jwt the PEM (PKCS#8) private key: exactly one of secretId, env. Sent only to the token endpoint (a private key never leaves the gateway). */
+                                    clientSecret: {
+                                        /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                        env?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                    issuer?: string;
+                                    /**
+                                     * @description The requested_token_type: an access token or a JWT, sent to the backend as a bearer.
+                                     * @default urn:ietf:params:oauth:token-type:access_token
+                                     * @enum {string}
+                                     */
+                                    requestedTokenType: "urn:ietf:params:oauth:token-type:access_token" | "urn:ietf:params:oauth:token-type:jwt";
+                                    /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                    resource?: string;
+                                    /** @description Scopes asked for (the form's scope); none when absent. */
+                                    scopes?: string[];
+                                    /**
+                                     * @description How the client authenticates: client_secret_basic (HTTP Basic), client_secret_post (in the form body) or private_key_jwt (RFC 7523: a JWT signed with clientSecret's PEM private key, RSA RS256, EC P-256 ES256 or Ed25519 EdDSA).
+                                     * @default client_secret_basic
+                                     * @enum {string}
+                                     */
+                                    tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+                                    /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                    tokenUrl?: string;
+                                };
                             };
                             /**
                              * @description Time the backend has to answer; past it the tool result is a gateway-generated 504.
                              * @default 30000
                              */
                             backendTimeoutMs: number;
+                            /** @description TLS from the gateway to an https backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which. */
+                            backendTls?: {
+                                /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
+                                caBundle?: string;
+                                /** @description A PEM file on the gateway with the CAs that sign the backend's certificate (a SPIFFE trust bundle, a cert-manager ca.crt), re-read when it changes. */
+                                caFile?: string;
+                                /** @description The client certificate (PEM, its chain after it): exactly one of secretId, file. */
+                                clientCertificate?: {
+                                    /** @description A PEM file on the gateway holding the client certificate (PEM, its chain after it), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                    file?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description The client certificate's private key (PEM, unencrypted): exactly one of secretId, file. */
+                                clientKey?: {
+                                    /** @description A PEM file on the gateway holding the client certificate's private key (PEM, unencrypted), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                    file?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description The name sent as SNI and that the backend's certificate must carry; the backend endpoint's host when absent. */
+                                serverName?: string;
+                                /** @description With caBundle or caFile: true trusts the system CAs as well, false or absent trusts only the plan's CAs. Without either, the system CAs are trusted and this stays unset. */
+                                trustSystemCAs?: boolean;
+                            };
                             /** @description Backend circuit breaker, per plan and backend origin on each gateway replica: while open, tools/call answers an error result (isError) and resources/read a JSON-RPC error, each saying when to retry. */
                             circuitBreaker: {
                                 /**
@@ -770,6 +1120,22 @@ export interface paths {
                             elicitMissingArguments: boolean;
                             /** @description operationIds never exposed as tools. */
                             excludedOperations?: string[];
+                            /** @description Only on a plan whose Service is of kind graphql: how the tools' GraphQL documents are generated. */
+                            graphql?: {
+                                /**
+                                 * @description Object levels of a tool's generated selection set whose scalar and enum fields are selected: 1 is the root field's own type, 2 (the default) also the objects in it, up to 5. A type already on the path is not entered again (cycles cut); fields with required arguments are never selected.
+                                 * @default 2
+                                 */
+                                selectionDepth: number;
+                            };
+                            /** @description Only on a plan whose Service is of kind grpc: how the gateway calls its methods. */
+                            grpc?: {
+                                /**
+                                 * @description The most messages a server-streaming method's tool collects (1 to 10000, 100 by default): the result is {messages, truncated}, and the stream is cancelled at one message past the limit, with truncated true.
+                                 * @default 100
+                                 */
+                                maxStreamMessages: number;
+                            };
                             hasApiKey: boolean;
                             /** @description Which headers cross the gateway, in each direction, and under what name. */
                             headerPolicy?: {
@@ -815,6 +1181,8 @@ export interface paths {
                                     };
                                 };
                             };
+                            /** @description Budget of a tool result, in bytes of the CallToolResult as JSON (UTF-8, no whitespace: content, structuredContent, isError and _meta, before the protocol's framing). Over it, the gateway trims the longest arrays of the answer from their end (never below an outputSchema's minItems, never inside a value) and says how many items it left out, in a text block and in _meta['dev.atrium/trimmed']; an isError result keeps its first line. An answer that does not fit even with every array trimmed becomes an isError result saying so. Applies to backend answers, after the output filter; no budget when absent. */
+                            maxResultBytes?: number;
                             name: string;
                             /** @description OAuth 2.0 bearer-token protection of the MCP endpoint, enforced by the gateway: every request needs a valid token from this issuer (Authorization: Bearer). */
                             oauth?: {
@@ -840,7 +1208,64 @@ export interface paths {
                              * @enum {string}
                              */
                             toolExposureMode: "PerOperation" | "Discovery";
+                            /** @description Tool name (as the Service's tools are named without overrides, custom tools included) → output filter, applied by the gateway to the JSON result of a successful call (isError results pass unchanged). The tool's outputSchema is derived through retain and patches; where a patch makes that impossible, the tool lists no outputSchema and the write says so in its warnings. A filtered tool whose answer is not JSON within the size limit returns an isError result instead of unfiltered text. */
+                            toolOutputFilters?: {
+                                [key: string]: {
+                                    /**
+                                     * @description Notation of the result's text block: json, or toon (Token-Oriented Object Notation, compact for models). structuredContent stays JSON either way.
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    format: "json" | "toon";
+                                    /** @description RFC 6902 operations applied in order to what retain kept. An operation whose path (or from) does not exist is skipped; a test that fails stops the sequence and the document stays as it was before the patches. At most 1000. */
+                                    patches?: {
+                                        /** @description move and copy: where the value comes from. */
+                                        from?: string;
+                                        /**
+                                         * @description The RFC 6902 operation.
+                                         * @enum {string}
+                                         */
+                                        op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                                        /** @description Where it applies (RFC 6901; '*' is an ordinary token here). */
+                                        path: string;
+                                        /** @description add, replace and test: the value (any JSON). */
+                                        value?: unknown;
+                                    }[];
+                                    /** @description JSON Pointers (RFC 6901) into the tool's structuredContent to keep; everything else is dropped. Extension: a '*' token is every item of an array or member of an object (/items/*\/name). A pointer that matches nothing keeps nothing; array items keep their order, those left with nothing are dropped. Keeps all when absent. At most 1000. */
+                                    retain?: string[];
+                                };
+                            };
+                            /** @description Tool name (as the Service's tools are named without overrides) → what this plan changes in it: name, title, description, annotations, fixed arguments, result budget. oauth.toolScopes and limits.tools name a tool as clients see it (after a rename). */
+                            toolOverrides?: {
+                                [key: string]: {
+                                    /** @description MCP tool annotations: each hint given replaces the tool's own, the others stay. */
+                                    annotations?: {
+                                        /** @description The tool may perform destructive updates. */
+                                        destructiveHint?: boolean;
+                                        /** @description Calling it again with the same arguments has no further effect. */
+                                        idempotentHint?: boolean;
+                                        /** @description The tool talks to an open world of external entities. */
+                                        openWorldHint?: boolean;
+                                        /** @description The tool does not modify its environment. */
+                                        readOnlyHint?: boolean;
+                                    };
+                                    /** @description What the tool does, written for the model. */
+                                    description?: string;
+                                    /** @description Argument name (as tools/list shows it) → value: the argument is removed from the tool's inputSchema and every call sends this value; a call that sets it is refused. Each value must match the argument's schema. */
+                                    fixedArguments?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description This tool's result budget, instead of the plan's. */
+                                    maxResultBytes?: number;
+                                    /** @description The name clients see instead; unique among the plan's tools. */
+                                    name?: string;
+                                    /** @description Human-readable title (also annotations.title). */
+                                    title?: string;
+                                };
+                            };
                             updatedAt: string;
+                            /** @description What the written plan gets that was perhaps not meant, without being refused: a tool whose outputSchema cannot be derived through its output filter lists none. Absent when there is nothing to say. */
+                            warnings?: string[];
                         };
                     };
                 };
@@ -952,12 +1377,80 @@ export interface paths {
                                  * @description A backend secret stored in the control plane.
                                  */
                                 secretId?: string;
+                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                tokenExchange?: {
+                                    /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
+                                    audience?: string;
+                                    /** @description The gateway's client id at that authorization server. */
+                                    clientId: string;
+                                    /** @description The client secret, or for private_key_jwt the PEM (PKCS#8) private key: exactly one of secretId, env. Sent only to the token endpoint (a private key never leaves the gateway). */
+                                    clientSecret: {
+                                        /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                        env?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                    issuer?: string;
+                                    /**
+                                     * @description The requested_token_type: an access token or a JWT, sent to the backend as a bearer.
+                                     * @default urn:ietf:params:oauth:token-type:access_token
+                                     * @enum {string}
+                                     */
+                                    requestedTokenType: "urn:ietf:params:oauth:token-type:access_token" | "urn:ietf:params:oauth:token-type:jwt";
+                                    /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                    resource?: string;
+                                    /** @description Scopes asked for (the form's scope); none when absent. */
+                                    scopes?: string[];
+                                    /**
+                                     * @description How the client authenticates: client_secret_basic (HTTP Basic), client_secret_post (in the form body) or private_key_jwt (RFC 7523: a JWT signed with clientSecret's PEM private key, RSA RS256, EC P-256 ES256 or Ed25519 EdDSA).
+                                     * @default client_secret_basic
+                                     * @enum {string}
+                                     */
+                                    tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+                                    /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                    tokenUrl?: string;
+                                };
                             };
                             /**
                              * @description Time the backend has to answer; past it the tool result is a gateway-generated 504.
                              * @default 30000
                              */
                             backendTimeoutMs: number;
+                            /** @description TLS from the gateway to an https backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which. */
+                            backendTls?: {
+                                /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
+                                caBundle?: string;
+                                /** @description A PEM file on the gateway with the CAs that sign the backend's certificate (a SPIFFE trust bundle, a cert-manager ca.crt), re-read when it changes. */
+                                caFile?: string;
+                                /** @description The client certificate (PEM, its chain after it): exactly one of secretId, file. */
+                                clientCertificate?: {
+                                    /** @description A PEM file on the gateway holding the client certificate (PEM, its chain after it), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                    file?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description The client certificate's private key (PEM, unencrypted): exactly one of secretId, file. */
+                                clientKey?: {
+                                    /** @description A PEM file on the gateway holding the client certificate's private key (PEM, unencrypted), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                    file?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description The name sent as SNI and that the backend's certificate must carry; the backend endpoint's host when absent. */
+                                serverName?: string;
+                                /** @description With caBundle or caFile: true trusts the system CAs as well, false or absent trusts only the plan's CAs. Without either, the system CAs are trusted and this stays unset. */
+                                trustSystemCAs?: boolean;
+                            };
                             /** @description Backend circuit breaker, per plan and backend origin on each gateway replica: while open, tools/call answers an error result (isError) and resources/read a JSON-RPC error, each saying when to retry. */
                             circuitBreaker: {
                                 /**
@@ -984,6 +1477,22 @@ export interface paths {
                             elicitMissingArguments: boolean;
                             /** @description operationIds never exposed as tools. */
                             excludedOperations?: string[];
+                            /** @description Only on a plan whose Service is of kind graphql: how the tools' GraphQL documents are generated. */
+                            graphql?: {
+                                /**
+                                 * @description Object levels of a tool's generated selection set whose scalar and enum fields are selected: 1 is the root field's own type, 2 (the default) also the objects in it, up to 5. A type already on the path is not entered again (cycles cut); fields with required arguments are never selected.
+                                 * @default 2
+                                 */
+                                selectionDepth: number;
+                            };
+                            /** @description Only on a plan whose Service is of kind grpc: how the gateway calls its methods. */
+                            grpc?: {
+                                /**
+                                 * @description The most messages a server-streaming method's tool collects (1 to 10000, 100 by default): the result is {messages, truncated}, and the stream is cancelled at one message past the limit, with truncated true.
+                                 * @default 100
+                                 */
+                                maxStreamMessages: number;
+                            };
                             hasApiKey: boolean;
                             /** @description Which headers cross the gateway, in each direction, and under what name. */
                             headerPolicy?: {
@@ -1029,6 +1538,8 @@ export interface paths {
                                     };
                                 };
                             };
+                            /** @description Budget of a tool result, in bytes of the CallToolResult as JSON (UTF-8, no whitespace: content, structuredContent, isError and _meta, before the protocol's framing). Over it, the gateway trims the longest arrays of the answer from their end (never below an outputSchema's minItems, never inside a value) and says how many items it left out, in a text block and in _meta['dev.atrium/trimmed']; an isError result keeps its first line. An answer that does not fit even with every array trimmed becomes an isError result saying so. Applies to backend answers, after the output filter; no budget when absent. */
+                            maxResultBytes?: number;
                             name: string;
                             /** @description OAuth 2.0 bearer-token protection of the MCP endpoint, enforced by the gateway: every request needs a valid token from this issuer (Authorization: Bearer). */
                             oauth?: {
@@ -1054,6 +1565,61 @@ export interface paths {
                              * @enum {string}
                              */
                             toolExposureMode: "PerOperation" | "Discovery";
+                            /** @description Tool name (as the Service's tools are named without overrides, custom tools included) → output filter, applied by the gateway to the JSON result of a successful call (isError results pass unchanged). The tool's outputSchema is derived through retain and patches; where a patch makes that impossible, the tool lists no outputSchema and the write says so in its warnings. A filtered tool whose answer is not JSON within the size limit returns an isError result instead of unfiltered text. */
+                            toolOutputFilters?: {
+                                [key: string]: {
+                                    /**
+                                     * @description Notation of the result's text block: json, or toon (Token-Oriented Object Notation, compact for models). structuredContent stays JSON either way.
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    format: "json" | "toon";
+                                    /** @description RFC 6902 operations applied in order to what retain kept. An operation whose path (or from) does not exist is skipped; a test that fails stops the sequence and the document stays as it was before the patches. At most 1000. */
+                                    patches?: {
+                                        /** @description move and copy: where the value comes from. */
+                                        from?: string;
+                                        /**
+                                         * @description The RFC 6902 operation.
+                                         * @enum {string}
+                                         */
+                                        op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                                        /** @description Where it applies (RFC 6901; '*' is an ordinary token here). */
+                                        path: string;
+                                        /** @description add, replace and test: the value (any JSON). */
+                                        value?: unknown;
+                                    }[];
+                                    /** @description JSON Pointers (RFC 6901) into the tool's structuredContent to keep; everything else is dropped. Extension: a '*' token is every item of an array or member of an object (/items/*\/name). A pointer that matches nothing keeps nothing; array items keep their order, those left with nothing are dropped. Keeps all when absent. At most 1000. */
+                                    retain?: string[];
+                                };
+                            };
+                            /** @description Tool name (as the Service's tools are named without overrides) → what this plan changes in it: name, title, description, annotations, fixed arguments, result budget. oauth.toolScopes and limits.tools name a tool as clients see it (after a rename). */
+                            toolOverrides?: {
+                                [key: string]: {
+                                    /** @description MCP tool annotations: each hint given replaces the tool's own, the others stay. */
+                                    annotations?: {
+                                        /** @description The tool may perform destructive updates. */
+                                        destructiveHint?: boolean;
+                                        /** @description Calling it again with the same arguments has no further effect. */
+                                        idempotentHint?: boolean;
+                                        /** @description The tool talks to an open world of external entities. */
+                                        openWorldHint?: boolean;
+                                        /** @description The tool does not modify its environment. */
+                                        readOnlyHint?: boolean;
+                                    };
+                                    /** @description What the tool does, written for the model. */
+                                    description?: string;
+                                    /** @description Argument name (as tools/list shows it) → value: the argument is removed from the tool's inputSchema and every call sends this value; a call that sets it is refused. Each value must match the argument's schema. */
+                                    fixedArguments?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description This tool's result budget, instead of the plan's. */
+                                    maxResultBytes?: number;
+                                    /** @description The name clients see instead; unique among the plan's tools. */
+                                    name?: string;
+                                    /** @description Human-readable title (also annotations.title). */
+                                    title?: string;
+                                };
+                            };
                             updatedAt: string;
                         };
                     };
@@ -1152,12 +1718,80 @@ export interface paths {
                              * @description A backend secret stored in the control plane.
                              */
                             secretId?: string;
+                            /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                            tokenExchange?: {
+                                /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
+                                audience?: string;
+                                /** @description The gateway's client id at that authorization server. */
+                                clientId: string;
+                                /** @description The client secret, or for private_key_jwt the PEM (PKCS#8) private key: exactly one of secretId, env. Sent only to the token endpoint (a private key never leaves the gateway). */
+                                clientSecret: {
+                                    /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                    env?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                issuer?: string;
+                                /**
+                                 * @description The requested_token_type: an access token or a JWT, sent to the backend as a bearer.
+                                 * @default urn:ietf:params:oauth:token-type:access_token
+                                 * @enum {string}
+                                 */
+                                requestedTokenType?: "urn:ietf:params:oauth:token-type:access_token" | "urn:ietf:params:oauth:token-type:jwt";
+                                /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                resource?: string;
+                                /** @description Scopes asked for (the form's scope); none when absent. */
+                                scopes?: string[];
+                                /**
+                                 * @description How the client authenticates: client_secret_basic (HTTP Basic), client_secret_post (in the form body) or private_key_jwt (RFC 7523: a JWT signed with clientSecret's PEM private key, RSA RS256, EC P-256 ES256 or Ed25519 EdDSA).
+                                 * @default client_secret_basic
+                                 * @enum {string}
+                                 */
+                                tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+                                /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                tokenUrl?: string;
+                            };
                         };
                         /**
                          * @description Time the backend has to answer; past it the tool result is a gateway-generated 504.
                          * @default 30000
                          */
                         backendTimeoutMs?: number;
+                        /** @description TLS from the gateway to an https backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which. */
+                        backendTls?: {
+                            /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
+                            caBundle?: string;
+                            /** @description A PEM file on the gateway with the CAs that sign the backend's certificate (a SPIFFE trust bundle, a cert-manager ca.crt), re-read when it changes. */
+                            caFile?: string;
+                            /** @description The client certificate (PEM, its chain after it): exactly one of secretId, file. */
+                            clientCertificate?: {
+                                /** @description A PEM file on the gateway holding the client certificate (PEM, its chain after it), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                file?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description A backend secret stored in the control plane.
+                                 */
+                                secretId?: string;
+                            };
+                            /** @description The client certificate's private key (PEM, unencrypted): exactly one of secretId, file. */
+                            clientKey?: {
+                                /** @description A PEM file on the gateway holding the client certificate's private key (PEM, unencrypted), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                file?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description A backend secret stored in the control plane.
+                                 */
+                                secretId?: string;
+                            };
+                            /** @description The name sent as SNI and that the backend's certificate must carry; the backend endpoint's host when absent. */
+                            serverName?: string;
+                            /** @description With caBundle or caFile: true trusts the system CAs as well, false or absent trusts only the plan's CAs. Without either, the system CAs are trusted and this stays unset. */
+                            trustSystemCAs?: boolean;
+                        };
                         /**
                          * @description Backend circuit breaker, per plan and backend origin on each gateway replica: while open, tools/call answers an error result (isError) and resources/read a JSON-RPC error, each saying when to retry.
                          * @default {}
@@ -1186,6 +1820,22 @@ export interface paths {
                         elicitMissingArguments?: boolean;
                         /** @description operationIds never exposed as tools. */
                         excludedOperations?: string[];
+                        /** @description Only on a plan whose Service is of kind graphql: how the tools' GraphQL documents are generated. */
+                        graphql?: {
+                            /**
+                             * @description Object levels of a tool's generated selection set whose scalar and enum fields are selected: 1 is the root field's own type, 2 (the default) also the objects in it, up to 5. A type already on the path is not entered again (cycles cut); fields with required arguments are never selected.
+                             * @default 2
+                             */
+                            selectionDepth?: number;
+                        };
+                        /** @description Only on a plan whose Service is of kind grpc: how the gateway calls its methods. */
+                        grpc?: {
+                            /**
+                             * @description The most messages a server-streaming method's tool collects (1 to 10000, 100 by default): the result is {messages, truncated}, and the stream is cancelled at one message past the limit, with truncated true.
+                             * @default 100
+                             */
+                            maxStreamMessages?: number;
+                        };
                         /** @description Which headers cross the gateway, in each direction, and under what name. */
                         headerPolicy?: {
                             /** @description Client request headers passed on to the backend (case-insensitive); none by default. */
@@ -1229,6 +1879,8 @@ export interface paths {
                                 };
                             };
                         };
+                        /** @description Budget of a tool result, in bytes of the CallToolResult as JSON (UTF-8, no whitespace: content, structuredContent, isError and _meta, before the protocol's framing). Over it, the gateway trims the longest arrays of the answer from their end (never below an outputSchema's minItems, never inside a value) and says how many items it left out, in a text block and in _meta['dev.atrium/trimmed']; an isError result keeps its first line. An answer that does not fit even with every array trimmed becomes an isError result saying so. Applies to backend answers, after the output filter; no budget when absent. */
+                        maxResultBytes?: number;
                         name: string;
                         /** @description OAuth 2.0 bearer-token protection of the MCP endpoint, enforced by the gateway: every request needs a valid token from this issuer (Authorization: Bearer). */
                         oauth?: {
@@ -1255,6 +1907,61 @@ export interface paths {
                          * @enum {string}
                          */
                         toolExposureMode?: "PerOperation" | "Discovery";
+                        /** @description Tool name (as the Service's tools are named without overrides, custom tools included) → output filter, applied by the gateway to the JSON result of a successful call (isError results pass unchanged). The tool's outputSchema is derived through retain and patches; where a patch makes that impossible, the tool lists no outputSchema and the write says so in its warnings. A filtered tool whose answer is not JSON within the size limit returns an isError result instead of unfiltered text. */
+                        toolOutputFilters?: {
+                            [key: string]: {
+                                /**
+                                 * @description Notation of the result's text block: json, or toon (Token-Oriented Object Notation, compact for models). structuredContent stays JSON either way.
+                                 * @default json
+                                 * @enum {string}
+                                 */
+                                format?: "json" | "toon";
+                                /** @description RFC 6902 operations applied in order to what retain kept. An operation whose path (or from) does not exist is skipped; a test that fails stops the sequence and the document stays as it was before the patches. At most 1000. */
+                                patches?: {
+                                    /** @description move and copy: where the value comes from. */
+                                    from?: string;
+                                    /**
+                                     * @description The RFC 6902 operation.
+                                     * @enum {string}
+                                     */
+                                    op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                                    /** @description Where it applies (RFC 6901; '*' is an ordinary token here). */
+                                    path: string;
+                                    /** @description add, replace and test: the value (any JSON). */
+                                    value?: unknown;
+                                }[];
+                                /** @description JSON Pointers (RFC 6901) into the tool's structuredContent to keep; everything else is dropped. Extension: a '*' token is every item of an array or member of an object (/items/*\/name). A pointer that matches nothing keeps nothing; array items keep their order, those left with nothing are dropped. Keeps all when absent. At most 1000. */
+                                retain?: string[];
+                            };
+                        };
+                        /** @description Tool name (as the Service's tools are named without overrides) → what this plan changes in it: name, title, description, annotations, fixed arguments, result budget. oauth.toolScopes and limits.tools name a tool as clients see it (after a rename). */
+                        toolOverrides?: {
+                            [key: string]: {
+                                /** @description MCP tool annotations: each hint given replaces the tool's own, the others stay. */
+                                annotations?: {
+                                    /** @description The tool may perform destructive updates. */
+                                    destructiveHint?: boolean;
+                                    /** @description Calling it again with the same arguments has no further effect. */
+                                    idempotentHint?: boolean;
+                                    /** @description The tool talks to an open world of external entities. */
+                                    openWorldHint?: boolean;
+                                    /** @description The tool does not modify its environment. */
+                                    readOnlyHint?: boolean;
+                                };
+                                /** @description What the tool does, written for the model. */
+                                description?: string;
+                                /** @description Argument name (as tools/list shows it) → value: the argument is removed from the tool's inputSchema and every call sends this value; a call that sets it is refused. Each value must match the argument's schema. */
+                                fixedArguments?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description This tool's result budget, instead of the plan's. */
+                                maxResultBytes?: number;
+                                /** @description The name clients see instead; unique among the plan's tools. */
+                                name?: string;
+                                /** @description Human-readable title (also annotations.title). */
+                                title?: string;
+                            };
+                        };
                     };
                 };
             };
@@ -1334,12 +2041,80 @@ export interface paths {
                                  * @description A backend secret stored in the control plane.
                                  */
                                 secretId?: string;
+                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                tokenExchange?: {
+                                    /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
+                                    audience?: string;
+                                    /** @description The gateway's client id at that authorization server. */
+                                    clientId: string;
+                                    /** @description The client secret, or for private_key_jwt the PEM (PKCS#8) private key: exactly one of secretId, env. Sent only to the token endpoint (a private key never leaves the gateway). */
+                                    clientSecret: {
+                                        /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                        env?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                    issuer?: string;
+                                    /**
+                                     * @description The requested_token_type: an access token or a JWT, sent to the backend as a bearer.
+                                     * @default urn:ietf:params:oauth:token-type:access_token
+                                     * @enum {string}
+                                     */
+                                    requestedTokenType: "urn:ietf:params:oauth:token-type:access_token" | "urn:ietf:params:oauth:token-type:jwt";
+                                    /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                    resource?: string;
+                                    /** @description Scopes asked for (the form's scope); none when absent. */
+                                    scopes?: string[];
+                                    /**
+                                     * @description How the client authenticates: client_secret_basic (HTTP Basic), client_secret_post (in the form body) or private_key_jwt (RFC 7523: a JWT signed with clientSecret's PEM private key, RSA RS256, EC P-256 ES256 or Ed25519 EdDSA).
+                                     * @default client_secret_basic
+                                     * @enum {string}
+                                     */
+                                    tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+                                    /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                    tokenUrl?: string;
+                                };
                             };
                             /**
                              * @description Time the backend has to answer; past it the tool result is a gateway-generated 504.
                              * @default 30000
                              */
                             backendTimeoutMs: number;
+                            /** @description TLS from the gateway to an https backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which. */
+                            backendTls?: {
+                                /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
+                                caBundle?: string;
+                                /** @description A PEM file on the gateway with the CAs that sign the backend's certificate (a SPIFFE trust bundle, a cert-manager ca.crt), re-read when it changes. */
+                                caFile?: string;
+                                /** @description The client certificate (PEM, its chain after it): exactly one of secretId, file. */
+                                clientCertificate?: {
+                                    /** @description A PEM file on the gateway holding the client certificate (PEM, its chain after it), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                    file?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description The client certificate's private key (PEM, unencrypted): exactly one of secretId, file. */
+                                clientKey?: {
+                                    /** @description A PEM file on the gateway holding the client certificate's private key (PEM, unencrypted), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                    file?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description The name sent as SNI and that the backend's certificate must carry; the backend endpoint's host when absent. */
+                                serverName?: string;
+                                /** @description With caBundle or caFile: true trusts the system CAs as well, false or absent trusts only the plan's CAs. Without either, the system CAs are trusted and this stays unset. */
+                                trustSystemCAs?: boolean;
+                            };
                             /** @description Backend circuit breaker, per plan and backend origin on each gateway replica: while open, tools/call answers an error result (isError) and resources/read a JSON-RPC error, each saying when to retry. */
                             circuitBreaker: {
                                 /**
@@ -1366,6 +2141,22 @@ export interface paths {
                             elicitMissingArguments: boolean;
                             /** @description operationIds never exposed as tools. */
                             excludedOperations?: string[];
+                            /** @description Only on a plan whose Service is of kind graphql: how the tools' GraphQL documents are generated. */
+                            graphql?: {
+                                /**
+                                 * @description Object levels of a tool's generated selection set whose scalar and enum fields are selected: 1 is the root field's own type, 2 (the default) also the objects in it, up to 5. A type already on the path is not entered again (cycles cut); fields with required arguments are never selected.
+                                 * @default 2
+                                 */
+                                selectionDepth: number;
+                            };
+                            /** @description Only on a plan whose Service is of kind grpc: how the gateway calls its methods. */
+                            grpc?: {
+                                /**
+                                 * @description The most messages a server-streaming method's tool collects (1 to 10000, 100 by default): the result is {messages, truncated}, and the stream is cancelled at one message past the limit, with truncated true.
+                                 * @default 100
+                                 */
+                                maxStreamMessages: number;
+                            };
                             hasApiKey: boolean;
                             /** @description Which headers cross the gateway, in each direction, and under what name. */
                             headerPolicy?: {
@@ -1411,6 +2202,8 @@ export interface paths {
                                     };
                                 };
                             };
+                            /** @description Budget of a tool result, in bytes of the CallToolResult as JSON (UTF-8, no whitespace: content, structuredContent, isError and _meta, before the protocol's framing). Over it, the gateway trims the longest arrays of the answer from their end (never below an outputSchema's minItems, never inside a value) and says how many items it left out, in a text block and in _meta['dev.atrium/trimmed']; an isError result keeps its first line. An answer that does not fit even with every array trimmed becomes an isError result saying so. Applies to backend answers, after the output filter; no budget when absent. */
+                            maxResultBytes?: number;
                             name: string;
                             /** @description OAuth 2.0 bearer-token protection of the MCP endpoint, enforced by the gateway: every request needs a valid token from this issuer (Authorization: Bearer). */
                             oauth?: {
@@ -1436,7 +2229,64 @@ export interface paths {
                              * @enum {string}
                              */
                             toolExposureMode: "PerOperation" | "Discovery";
+                            /** @description Tool name (as the Service's tools are named without overrides, custom tools included) → output filter, applied by the gateway to the JSON result of a successful call (isError results pass unchanged). The tool's outputSchema is derived through retain and patches; where a patch makes that impossible, the tool lists no outputSchema and the write says so in its warnings. A filtered tool whose answer is not JSON within the size limit returns an isError result instead of unfiltered text. */
+                            toolOutputFilters?: {
+                                [key: string]: {
+                                    /**
+                                     * @description Notation of the result's text block: json, or toon (Token-Oriented Object Notation, compact for models). structuredContent stays JSON either way.
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    format: "json" | "toon";
+                                    /** @description RFC 6902 operations applied in order to what retain kept. An operation whose path (or from) does not exist is skipped; a test that fails stops the sequence and the document stays as it was before the patches. At most 1000. */
+                                    patches?: {
+                                        /** @description move and copy: where the value comes from. */
+                                        from?: string;
+                                        /**
+                                         * @description The RFC 6902 operation.
+                                         * @enum {string}
+                                         */
+                                        op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                                        /** @description Where it applies (RFC 6901; '*' is an ordinary token here). */
+                                        path: string;
+                                        /** @description add, replace and test: the value (any JSON). */
+                                        value?: unknown;
+                                    }[];
+                                    /** @description JSON Pointers (RFC 6901) into the tool's structuredContent to keep; everything else is dropped. Extension: a '*' token is every item of an array or member of an object (/items/*\/name). A pointer that matches nothing keeps nothing; array items keep their order, those left with nothing are dropped. Keeps all when absent. At most 1000. */
+                                    retain?: string[];
+                                };
+                            };
+                            /** @description Tool name (as the Service's tools are named without overrides) → what this plan changes in it: name, title, description, annotations, fixed arguments, result budget. oauth.toolScopes and limits.tools name a tool as clients see it (after a rename). */
+                            toolOverrides?: {
+                                [key: string]: {
+                                    /** @description MCP tool annotations: each hint given replaces the tool's own, the others stay. */
+                                    annotations?: {
+                                        /** @description The tool may perform destructive updates. */
+                                        destructiveHint?: boolean;
+                                        /** @description Calling it again with the same arguments has no further effect. */
+                                        idempotentHint?: boolean;
+                                        /** @description The tool talks to an open world of external entities. */
+                                        openWorldHint?: boolean;
+                                        /** @description The tool does not modify its environment. */
+                                        readOnlyHint?: boolean;
+                                    };
+                                    /** @description What the tool does, written for the model. */
+                                    description?: string;
+                                    /** @description Argument name (as tools/list shows it) → value: the argument is removed from the tool's inputSchema and every call sends this value; a call that sets it is refused. Each value must match the argument's schema. */
+                                    fixedArguments?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description This tool's result budget, instead of the plan's. */
+                                    maxResultBytes?: number;
+                                    /** @description The name clients see instead; unique among the plan's tools. */
+                                    name?: string;
+                                    /** @description Human-readable title (also annotations.title). */
+                                    title?: string;
+                                };
+                            };
                             updatedAt: string;
+                            /** @description What the written plan gets that was perhaps not meant, without being refused: a tool whose outputSchema cannot be derived through its output filter lists none. Absent when there is nothing to say. */
+                            warnings?: string[];
                         };
                     };
                 };
@@ -1581,12 +2431,80 @@ export interface paths {
                                  * @description A backend secret stored in the control plane.
                                  */
                                 secretId?: string;
+                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                tokenExchange?: {
+                                    /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
+                                    audience?: string;
+                                    /** @description The gateway's client id at that authorization server. */
+                                    clientId: string;
+                                    /** @description The client secret, or for private_key_jwt the PEM (PKCS#8) private key: exactly one of secretId, env. Sent only to the token endpoint (a private key never leaves the gateway). */
+                                    clientSecret: {
+                                        /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                        env?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                    issuer?: string;
+                                    /**
+                                     * @description The requested_token_type: an access token or a JWT, sent to the backend as a bearer.
+                                     * @default urn:ietf:params:oauth:token-type:access_token
+                                     * @enum {string}
+                                     */
+                                    requestedTokenType: "urn:ietf:params:oauth:token-type:access_token" | "urn:ietf:params:oauth:token-type:jwt";
+                                    /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                    resource?: string;
+                                    /** @description Scopes asked for (the form's scope); none when absent. */
+                                    scopes?: string[];
+                                    /**
+                                     * @description How the client authenticates: client_secret_basic (HTTP Basic), client_secret_post (in the form body) or private_key_jwt (RFC 7523: a JWT signed with clientSecret's PEM private key, RSA RS256, EC P-256 ES256 or Ed25519 EdDSA).
+                                     * @default client_secret_basic
+                                     * @enum {string}
+                                     */
+                                    tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+                                    /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                    tokenUrl?: string;
+                                };
                             };
                             /**
                              * @description Time the backend has to answer; past it the tool result is a gateway-generated 504.
                              * @default 30000
                              */
                             backendTimeoutMs: number;
+                            /** @description TLS from the gateway to an https backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which. */
+                            backendTls?: {
+                                /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
+                                caBundle?: string;
+                                /** @description A PEM file on the gateway with the CAs that sign the backend's certificate (a SPIFFE trust bundle, a cert-manager ca.crt), re-read when it changes. */
+                                caFile?: string;
+                                /** @description The client certificate (PEM, its chain after it): exactly one of secretId, file. */
+                                clientCertificate?: {
+                                    /** @description A PEM file on the gateway holding the client certificate (PEM, its chain after it), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                    file?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description The client certificate's private key (PEM, unencrypted): exactly one of secretId, file. */
+                                clientKey?: {
+                                    /** @description A PEM file on the gateway holding the client certificate's private key (PEM, unencrypted), re-read when it changes (a certificate rotated by cert-manager or a SPIFFE helper is used without restart). */
+                                    file?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description The name sent as SNI and that the backend's certificate must carry; the backend endpoint's host when absent. */
+                                serverName?: string;
+                                /** @description With caBundle or caFile: true trusts the system CAs as well, false or absent trusts only the plan's CAs. Without either, the system CAs are trusted and this stays unset. */
+                                trustSystemCAs?: boolean;
+                            };
                             /** @description Backend circuit breaker, per plan and backend origin on each gateway replica: while open, tools/call answers an error result (isError) and resources/read a JSON-RPC error, each saying when to retry. */
                             circuitBreaker: {
                                 /**
@@ -1613,6 +2531,22 @@ export interface paths {
                             elicitMissingArguments: boolean;
                             /** @description operationIds never exposed as tools. */
                             excludedOperations?: string[];
+                            /** @description Only on a plan whose Service is of kind graphql: how the tools' GraphQL documents are generated. */
+                            graphql?: {
+                                /**
+                                 * @description Object levels of a tool's generated selection set whose scalar and enum fields are selected: 1 is the root field's own type, 2 (the default) also the objects in it, up to 5. A type already on the path is not entered again (cycles cut); fields with required arguments are never selected.
+                                 * @default 2
+                                 */
+                                selectionDepth: number;
+                            };
+                            /** @description Only on a plan whose Service is of kind grpc: how the gateway calls its methods. */
+                            grpc?: {
+                                /**
+                                 * @description The most messages a server-streaming method's tool collects (1 to 10000, 100 by default): the result is {messages, truncated}, and the stream is cancelled at one message past the limit, with truncated true.
+                                 * @default 100
+                                 */
+                                maxStreamMessages: number;
+                            };
                             hasApiKey: boolean;
                             /** @description Which headers cross the gateway, in each direction, and under what name. */
                             headerPolicy?: {
@@ -1658,6 +2592,8 @@ export interface paths {
                                     };
                                 };
                             };
+                            /** @description Budget of a tool result, in bytes of the CallToolResult as JSON (UTF-8, no whitespace: content, structuredContent, isError and _meta, before the protocol's framing). Over it, the gateway trims the longest arrays of the answer from their end (never below an outputSchema's minItems, never inside a value) and says how many items it left out, in a text block and in _meta['dev.atrium/trimmed']; an isError result keeps its first line. An answer that does not fit even with every array trimmed becomes an isError result saying so. Applies to backend answers, after the output filter; no budget when absent. */
+                            maxResultBytes?: number;
                             name: string;
                             /** @description OAuth 2.0 bearer-token protection of the MCP endpoint, enforced by the gateway: every request needs a valid token from this issuer (Authorization: Bearer). */
                             oauth?: {
@@ -1683,7 +2619,64 @@ export interface paths {
                              * @enum {string}
                              */
                             toolExposureMode: "PerOperation" | "Discovery";
+                            /** @description Tool name (as the Service's tools are named without overrides, custom tools included) → output filter, applied by the gateway to the JSON result of a successful call (isError results pass unchanged). The tool's outputSchema is derived through retain and patches; where a patch makes that impossible, the tool lists no outputSchema and the write says so in its warnings. A filtered tool whose answer is not JSON within the size limit returns an isError result instead of unfiltered text. */
+                            toolOutputFilters?: {
+                                [key: string]: {
+                                    /**
+                                     * @description Notation of the result's text block: json, or toon (Token-Oriented Object Notation, compact for models). structuredContent stays JSON either way.
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    format: "json" | "toon";
+                                    /** @description RFC 6902 operations applied in order to what retain kept. An operation whose path (or from) does not exist is skipped; a test that fails stops the sequence and the document stays as it was before the patches. At most 1000. */
+                                    patches?: {
+                                        /** @description move and copy: where the value comes from. */
+                                        from?: string;
+                                        /**
+                                         * @description The RFC 6902 operation.
+                                         * @enum {string}
+                                         */
+                                        op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                                        /** @description Where it applies (RFC 6901; '*' is an ordinary token here). */
+                                        path: string;
+                                        /** @description add, replace and test: the value (any JSON). */
+                                        value?: unknown;
+                                    }[];
+                                    /** @description JSON Pointers (RFC 6901) into the tool's structuredContent to keep; everything else is dropped. Extension: a '*' token is every item of an array or member of an object (/items/*\/name). A pointer that matches nothing keeps nothing; array items keep their order, those left with nothing are dropped. Keeps all when absent. At most 1000. */
+                                    retain?: string[];
+                                };
+                            };
+                            /** @description Tool name (as the Service's tools are named without overrides) → what this plan changes in it: name, title, description, annotations, fixed arguments, result budget. oauth.toolScopes and limits.tools name a tool as clients see it (after a rename). */
+                            toolOverrides?: {
+                                [key: string]: {
+                                    /** @description MCP tool annotations: each hint given replaces the tool's own, the others stay. */
+                                    annotations?: {
+                                        /** @description The tool may perform destructive updates. */
+                                        destructiveHint?: boolean;
+                                        /** @description Calling it again with the same arguments has no further effect. */
+                                        idempotentHint?: boolean;
+                                        /** @description The tool talks to an open world of external entities. */
+                                        openWorldHint?: boolean;
+                                        /** @description The tool does not modify its environment. */
+                                        readOnlyHint?: boolean;
+                                    };
+                                    /** @description What the tool does, written for the model. */
+                                    description?: string;
+                                    /** @description Argument name (as tools/list shows it) → value: the argument is removed from the tool's inputSchema and every call sends this value; a call that sets it is refused. Each value must match the argument's schema. */
+                                    fixedArguments?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description This tool's result budget, instead of the plan's. */
+                                    maxResultBytes?: number;
+                                    /** @description The name clients see instead; unique among the plan's tools. */
+                                    name?: string;
+                                    /** @description Human-readable title (also annotations.title). */
+                                    title?: string;
+                                };
+                            };
                             updatedAt: string;
+                            /** @description What the written plan gets that was perhaps not meant, without being refused: a tool whose outputSchema cannot be derived through its output filter lists none. Absent when there is nothing to say. */
+                            warnings?: string[];
                         };
                     };
                 };
@@ -1748,6 +2741,30 @@ export interface paths {
                                     };
                                     /** @description What the tool does, for the model. */
                                     description: string;
+                                    /** @description A custom tool's GraphQL document, as the control plane resolved it. */
+                                    graphql?: {
+                                        /** @description A GraphQL executable document (a query or a mutation, with fragments if wanted), validated against the Service's schema when written; its variables are the tool's arguments. */
+                                        document: string;
+                                        /** @description The root fields the operation selects, comma-separated. */
+                                        fieldName: string;
+                                        /** @description The operation the gateway runs (sent as operationName). */
+                                        operationName: string;
+                                        /**
+                                         * @description The operation's type: a query is read-only.
+                                         * @enum {string}
+                                         */
+                                        operationType: "query" | "mutation";
+                                        /** @description JSON Schema (an object schema) of the answer's data; derived from the selection when absent. */
+                                        outputSchema?: {
+                                            /**
+                                             * @description "object": the answer's data is a JSON object.
+                                             * @enum {string}
+                                             */
+                                            type: "object";
+                                        } & {
+                                            [key: string]: unknown;
+                                        };
+                                    };
                                     /** @description JSON Schema (an object schema) of the arguments; no arguments when absent. */
                                     inputSchema?: {
                                         /** @description "object" when given: the arguments are a JSON object. */
@@ -1757,8 +2774,8 @@ export interface paths {
                                     };
                                     /** @description Tool name, unique within the Exposition's tools. */
                                     name: string;
-                                    /** @description The backend request the tool makes. */
-                                    request: {
+                                    /** @description The backend request the tool makes (an openapi Service). */
+                                    request?: {
                                         /** @description Request body template; {{argument}} placeholders are JSON-encoded. */
                                         body?: string;
                                         /** @description Headers; values may hold {{argument}}. */
@@ -1825,6 +2842,23 @@ export interface paths {
                             };
                             /** @description What the tool does, for the model. */
                             description: string;
+                            /** @description The tool runs its own GraphQL document on a graphql Service's endpoint (instead of an HTTP request template). The operation must be named; inputSchema is derived from its variables when absent. */
+                            graphql?: {
+                                /** @description A GraphQL executable document (a query or a mutation, with fragments if wanted), validated against the Service's schema when written; its variables are the tool's arguments. */
+                                document: string;
+                                /** @description Which named operation of the document to run; needed only when it holds several. */
+                                operationName?: string;
+                                /** @description JSON Schema (an object schema) of the answer's data; derived from the selection when absent. */
+                                outputSchema?: {
+                                    /**
+                                     * @description "object": the answer's data is a JSON object.
+                                     * @enum {string}
+                                     */
+                                    type: "object";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
                             /** @description JSON Schema (an object schema) of the arguments; no arguments when absent. */
                             inputSchema?: {
                                 /** @description "object" when given: the arguments are a JSON object. */
@@ -1834,8 +2868,8 @@ export interface paths {
                             };
                             /** @description Tool name, unique within the Exposition's tools. */
                             name: string;
-                            /** @description The backend request the tool makes. */
-                            request: {
+                            /** @description The backend request the tool makes (an openapi Service). */
+                            request?: {
                                 /** @description Request body template; {{argument}} placeholders are JSON-encoded. */
                                 body?: string;
                                 /** @description Headers; values may hold {{argument}}. */
@@ -1888,6 +2922,30 @@ export interface paths {
                                 };
                                 /** @description What the tool does, for the model. */
                                 description: string;
+                                /** @description A custom tool's GraphQL document, as the control plane resolved it. */
+                                graphql?: {
+                                    /** @description A GraphQL executable document (a query or a mutation, with fragments if wanted), validated against the Service's schema when written; its variables are the tool's arguments. */
+                                    document: string;
+                                    /** @description The root fields the operation selects, comma-separated. */
+                                    fieldName: string;
+                                    /** @description The operation the gateway runs (sent as operationName). */
+                                    operationName: string;
+                                    /**
+                                     * @description The operation's type: a query is read-only.
+                                     * @enum {string}
+                                     */
+                                    operationType: "query" | "mutation";
+                                    /** @description JSON Schema (an object schema) of the answer's data; derived from the selection when absent. */
+                                    outputSchema?: {
+                                        /**
+                                         * @description "object": the answer's data is a JSON object.
+                                         * @enum {string}
+                                         */
+                                        type: "object";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                };
                                 /** @description JSON Schema (an object schema) of the arguments; no arguments when absent. */
                                 inputSchema?: {
                                     /** @description "object" when given: the arguments are a JSON object. */
@@ -1897,8 +2955,8 @@ export interface paths {
                                 };
                                 /** @description Tool name, unique within the Exposition's tools. */
                                 name: string;
-                                /** @description The backend request the tool makes. */
-                                request: {
+                                /** @description The backend request the tool makes (an openapi Service). */
+                                request?: {
                                     /** @description Request body template; {{argument}} placeholders are JSON-encoded. */
                                     body?: string;
                                     /** @description Headers; values may hold {{argument}}. */
@@ -1986,6 +3044,30 @@ export interface paths {
                                 };
                                 /** @description What the tool does, for the model. */
                                 description: string;
+                                /** @description A custom tool's GraphQL document, as the control plane resolved it. */
+                                graphql?: {
+                                    /** @description A GraphQL executable document (a query or a mutation, with fragments if wanted), validated against the Service's schema when written; its variables are the tool's arguments. */
+                                    document: string;
+                                    /** @description The root fields the operation selects, comma-separated. */
+                                    fieldName: string;
+                                    /** @description The operation the gateway runs (sent as operationName). */
+                                    operationName: string;
+                                    /**
+                                     * @description The operation's type: a query is read-only.
+                                     * @enum {string}
+                                     */
+                                    operationType: "query" | "mutation";
+                                    /** @description JSON Schema (an object schema) of the answer's data; derived from the selection when absent. */
+                                    outputSchema?: {
+                                        /**
+                                         * @description "object": the answer's data is a JSON object.
+                                         * @enum {string}
+                                         */
+                                        type: "object";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                };
                                 /** @description JSON Schema (an object schema) of the arguments; no arguments when absent. */
                                 inputSchema?: {
                                     /** @description "object" when given: the arguments are a JSON object. */
@@ -1995,8 +3077,8 @@ export interface paths {
                                 };
                                 /** @description Tool name, unique within the Exposition's tools. */
                                 name: string;
-                                /** @description The backend request the tool makes. */
-                                request: {
+                                /** @description The backend request the tool makes (an openapi Service). */
+                                request?: {
                                     /** @description Request body template; {{argument}} placeholders are JSON-encoded. */
                                     body?: string;
                                     /** @description Headers; values may hold {{argument}}. */
@@ -2063,6 +3145,23 @@ export interface paths {
                             };
                             /** @description What the tool does, for the model. */
                             description: string;
+                            /** @description The tool runs its own GraphQL document on a graphql Service's endpoint (instead of an HTTP request template). The operation must be named; inputSchema is derived from its variables when absent. */
+                            graphql?: {
+                                /** @description A GraphQL executable document (a query or a mutation, with fragments if wanted), validated against the Service's schema when written; its variables are the tool's arguments. */
+                                document: string;
+                                /** @description Which named operation of the document to run; needed only when it holds several. */
+                                operationName?: string;
+                                /** @description JSON Schema (an object schema) of the answer's data; derived from the selection when absent. */
+                                outputSchema?: {
+                                    /**
+                                     * @description "object": the answer's data is a JSON object.
+                                     * @enum {string}
+                                     */
+                                    type: "object";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
                             /** @description JSON Schema (an object schema) of the arguments; no arguments when absent. */
                             inputSchema?: {
                                 /** @description "object" when given: the arguments are a JSON object. */
@@ -2072,8 +3171,8 @@ export interface paths {
                             };
                             /** @description Tool name, unique within the Exposition's tools. */
                             name: string;
-                            /** @description The backend request the tool makes. */
-                            request: {
+                            /** @description The backend request the tool makes (an openapi Service). */
+                            request?: {
                                 /** @description Request body template; {{argument}} placeholders are JSON-encoded. */
                                 body?: string;
                                 /** @description Headers; values may hold {{argument}}. */
@@ -2126,6 +3225,30 @@ export interface paths {
                                 };
                                 /** @description What the tool does, for the model. */
                                 description: string;
+                                /** @description A custom tool's GraphQL document, as the control plane resolved it. */
+                                graphql?: {
+                                    /** @description A GraphQL executable document (a query or a mutation, with fragments if wanted), validated against the Service's schema when written; its variables are the tool's arguments. */
+                                    document: string;
+                                    /** @description The root fields the operation selects, comma-separated. */
+                                    fieldName: string;
+                                    /** @description The operation the gateway runs (sent as operationName). */
+                                    operationName: string;
+                                    /**
+                                     * @description The operation's type: a query is read-only.
+                                     * @enum {string}
+                                     */
+                                    operationType: "query" | "mutation";
+                                    /** @description JSON Schema (an object schema) of the answer's data; derived from the selection when absent. */
+                                    outputSchema?: {
+                                        /**
+                                         * @description "object": the answer's data is a JSON object.
+                                         * @enum {string}
+                                         */
+                                        type: "object";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                };
                                 /** @description JSON Schema (an object schema) of the arguments; no arguments when absent. */
                                 inputSchema?: {
                                     /** @description "object" when given: the arguments are a JSON object. */
@@ -2135,8 +3258,8 @@ export interface paths {
                                 };
                                 /** @description Tool name, unique within the Exposition's tools. */
                                 name: string;
-                                /** @description The backend request the tool makes. */
-                                request: {
+                                /** @description The backend request the tool makes (an openapi Service). */
+                                request?: {
                                     /** @description Request body template; {{argument}} placeholders are JSON-encoded. */
                                     body?: string;
                                     /** @description Headers; values may hold {{argument}}. */
@@ -2786,6 +3909,103 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expositions/{id}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                annotations?: {
+                                    [key: string]: unknown;
+                                };
+                                description?: string;
+                                /** @description How one tool's JSON result is shaped: retain, then patches, then format. */
+                                filter?: {
+                                    /**
+                                     * @description Notation of the result's text block: json, or toon (Token-Oriented Object Notation, compact for models). structuredContent stays JSON either way.
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    format: "json" | "toon";
+                                    /** @description RFC 6902 operations applied in order to what retain kept. An operation whose path (or from) does not exist is skipped; a test that fails stops the sequence and the document stays as it was before the patches. At most 1000. */
+                                    patches?: {
+                                        /** @description move and copy: where the value comes from. */
+                                        from?: string;
+                                        /**
+                                         * @description The RFC 6902 operation.
+                                         * @enum {string}
+                                         */
+                                        op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                                        /** @description Where it applies (RFC 6901; '*' is an ordinary token here). */
+                                        path: string;
+                                        /** @description add, replace and test: the value (any JSON). */
+                                        value?: unknown;
+                                    }[];
+                                    /** @description JSON Pointers (RFC 6901) into the tool's structuredContent to keep; everything else is dropped. Extension: a '*' token is every item of an array or member of an object (/items/*\/name). A pointer that matches nothing keeps nothing; array items keep their order, those left with nothing are dropped. Keeps all when absent. At most 1000. */
+                                    retain?: string[];
+                                };
+                                /** @description Arguments the plan fixes: removed from the input schema, always sent with this value. */
+                                fixedArguments?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description The tool's name on its Service (before toolOverrides). */
+                                from: string;
+                                /** @enum {string} */
+                                kind: "operation" | "custom";
+                                /** @description The result budget: the tool's override, else the plan's. */
+                                maxResultBytes?: number;
+                                /** @description The name clients see (after toolOverrides). */
+                                name: string;
+                                /** @description The outputSchema derived through the filter; absent when the tool has none or it cannot be derived. */
+                                outputSchema?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Why no outputSchema can be derived through the filter. */
+                                outputSchemaProblem?: string;
+                                title?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description An RFC 9457 problem: what went wrong and how to fix it */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5025,12 +6245,14 @@ export interface paths {
                                  * @default []
                                  */
                                 importWarnings: {
-                                    /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
+                                    /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once; GRAPHQL_SUBSCRIPTION_NOT_EXPOSED: a Subscription field is not a tool (a tool call has one answer); GRAPHQL_SELECTION_TOO_LARGE: a root field is not a tool, its generated selection taking the Service past the selected-fields budget. GRPC_METHOD_NOT_EXPOSED: a gRPC method is not a tool (client-streaming or bidirectional, or a message whose JSON is not an object); the message says which and why. */
                                     code: string;
                                     /** @description Where the pattern or format is in the submitted or downloaded text. */
                                     location?: {
                                         /** @description 1-based column in the submitted or downloaded text. */
                                         column?: number;
+                                        /** @description For an import of several files (gRPC .proto files): the path of the file in question. */
+                                        file?: string;
                                         /** @description 1-based line in the submitted or downloaded text. */
                                         line?: number;
                                         /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
@@ -5040,13 +6262,13 @@ export interface paths {
                                     message: string;
                                 }[];
                                 /**
-                                 * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                                 * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document), graphql (a GraphQL schema, SDL or an introspection result in JSON) or grpc (proto3/proto2 .proto files, or a gRPC server's reflection). A ConfigurationPlan on a Service of a kind the gateways do not call is refused (SERVICE_KIND_NOT_PUBLISHABLE).
                                  * @default openapi
                                  * @enum {string}
                                  */
-                                kind: "openapi" | "graphql";
+                                kind: "openapi" | "graphql" | "grpc";
                                 name: string;
-                                /** @description The OpenAPI version of the document; absent for kind graphql. */
+                                /** @description The OpenAPI version of the document; absent for graphql and grpc. */
                                 openapiVersion?: string;
                                 operationCount: number;
                                 servers: string[];
@@ -5082,24 +6304,31 @@ export interface paths {
                         /** @description What the API is for. */
                         description?: string;
                         /**
-                         * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                         * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document), graphql (a GraphQL schema, SDL or an introspection result in JSON) or grpc (proto3/proto2 .proto files, or a gRPC server's reflection). A ConfigurationPlan on a Service of a kind the gateways do not call is refused (SERVICE_KIND_NOT_PUBLISHABLE).
                          * @default openapi
                          * @enum {string}
                          */
-                        kind?: "openapi" | "graphql";
+                        kind?: "openapi" | "graphql" | "grpc";
                         name: string;
-                        /** @description Where the contract document comes from (the OpenAPI document, or the GraphQL schema for kind graphql): exactly one of inline, url, configMapRef. */
+                        /** @description Where the contract comes from (the OpenAPI document, the GraphQL schema for kind graphql, .proto files or a reflection server for kind grpc): exactly one of inline, url, configMapRef, protoFiles. */
                         openapi: {
-                            /** @description A ConfigMap entry holding the document; the operator reads it and sends it inline. */
+                            /** @description A ConfigMap entry holding the document (for kind grpc, one .proto file); the operator reads it and sends it inline. */
                             configMapRef?: {
                                 /** @description Key of the ConfigMap entry holding the document. */
                                 key: string;
                                 /** @description Name of the ConfigMap in the same namespace. */
                                 name: string;
                             };
-                            /** @description The document itself: OpenAPI as JSON or YAML; for kind graphql, SDL or an introspection result. */
+                            /** @description The document itself: OpenAPI as JSON or YAML; for kind graphql, SDL or an introspection result; for kind grpc, one .proto file that imports nothing but Google's well-known types. */
                             inline?: string;
-                            /** @description Where the control plane downloads the document from. */
+                            /** @description For kind grpc: the .proto files, each with its path relative to its import root, with every file they import (Google's well-known types google/protobuf/*.proto need none). Every service in them is imported. */
+                            protoFiles?: {
+                                /** @description The .proto file's text (UTF-8). */
+                                content: string;
+                                /** @description The file's path relative to its import root, as import statements name it, e.g. petstore/v1/pets.proto. */
+                                path: string;
+                            }[];
+                            /** @description Where the control plane reads the contract: an http(s) URL of the document, or for kind grpc the server's address, grpc://host:port (h2c) or grpcs://host:port (TLS), read through server reflection (grpc.reflection.v1, else v1alpha). */
                             url?: string;
                         };
                         /** @description Version of the API contract, for example 1.0.0. */
@@ -5123,12 +6352,14 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once; GRAPHQL_SUBSCRIPTION_NOT_EXPOSED: a Subscription field is not a tool (a tool call has one answer); GRAPHQL_SELECTION_TOO_LARGE: a root field is not a tool, its generated selection taking the Service past the selected-fields budget. GRPC_METHOD_NOT_EXPOSED: a gRPC method is not a tool (client-streaming or bidirectional, or a message whose JSON is not an object); the message says which and why. */
                                 code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
                                     column?: number;
+                                    /** @description For an import of several files (gRPC .proto files): the path of the file in question. */
+                                    file?: string;
                                     /** @description 1-based line in the submitted or downloaded text. */
                                     line?: number;
                                     /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
@@ -5138,13 +6369,13 @@ export interface paths {
                                 message: string;
                             }[];
                             /**
-                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document), graphql (a GraphQL schema, SDL or an introspection result in JSON) or grpc (proto3/proto2 .proto files, or a gRPC server's reflection). A ConfigurationPlan on a Service of a kind the gateways do not call is refused (SERVICE_KIND_NOT_PUBLISHABLE).
                              * @default openapi
                              * @enum {string}
                              */
-                            kind: "openapi" | "graphql";
+                            kind: "openapi" | "graphql" | "grpc";
                             name: string;
-                            /** @description The OpenAPI version of the document; absent for kind graphql. */
+                            /** @description The OpenAPI version of the document; absent for graphql and grpc. */
                             openapiVersion?: string;
                             operationCount: number;
                             servers: string[];
@@ -5204,12 +6435,14 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once; GRAPHQL_SUBSCRIPTION_NOT_EXPOSED: a Subscription field is not a tool (a tool call has one answer); GRAPHQL_SELECTION_TOO_LARGE: a root field is not a tool, its generated selection taking the Service past the selected-fields budget. GRPC_METHOD_NOT_EXPOSED: a gRPC method is not a tool (client-streaming or bidirectional, or a message whose JSON is not an object); the message says which and why. */
                                 code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
                                     column?: number;
+                                    /** @description For an import of several files (gRPC .proto files): the path of the file in question. */
+                                    file?: string;
                                     /** @description 1-based line in the submitted or downloaded text. */
                                     line?: number;
                                     /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
@@ -5219,13 +6452,13 @@ export interface paths {
                                 message: string;
                             }[];
                             /**
-                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document), graphql (a GraphQL schema, SDL or an introspection result in JSON) or grpc (proto3/proto2 .proto files, or a gRPC server's reflection). A ConfigurationPlan on a Service of a kind the gateways do not call is refused (SERVICE_KIND_NOT_PUBLISHABLE).
                              * @default openapi
                              * @enum {string}
                              */
-                            kind: "openapi" | "graphql";
+                            kind: "openapi" | "graphql" | "grpc";
                             name: string;
-                            /** @description The OpenAPI version of the document; absent for kind graphql. */
+                            /** @description The OpenAPI version of the document; absent for graphql and grpc. */
                             openapiVersion?: string;
                             operationCount: number;
                             operations: {
@@ -5267,24 +6500,31 @@ export interface paths {
                         /** @description What the API is for. */
                         description?: string;
                         /**
-                         * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                         * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document), graphql (a GraphQL schema, SDL or an introspection result in JSON) or grpc (proto3/proto2 .proto files, or a gRPC server's reflection). A ConfigurationPlan on a Service of a kind the gateways do not call is refused (SERVICE_KIND_NOT_PUBLISHABLE).
                          * @default openapi
                          * @enum {string}
                          */
-                        kind?: "openapi" | "graphql";
+                        kind?: "openapi" | "graphql" | "grpc";
                         name: string;
-                        /** @description Where the contract document comes from (the OpenAPI document, or the GraphQL schema for kind graphql): exactly one of inline, url, configMapRef. */
+                        /** @description Where the contract comes from (the OpenAPI document, the GraphQL schema for kind graphql, .proto files or a reflection server for kind grpc): exactly one of inline, url, configMapRef, protoFiles. */
                         openapi: {
-                            /** @description A ConfigMap entry holding the document; the operator reads it and sends it inline. */
+                            /** @description A ConfigMap entry holding the document (for kind grpc, one .proto file); the operator reads it and sends it inline. */
                             configMapRef?: {
                                 /** @description Key of the ConfigMap entry holding the document. */
                                 key: string;
                                 /** @description Name of the ConfigMap in the same namespace. */
                                 name: string;
                             };
-                            /** @description The document itself: OpenAPI as JSON or YAML; for kind graphql, SDL or an introspection result. */
+                            /** @description The document itself: OpenAPI as JSON or YAML; for kind graphql, SDL or an introspection result; for kind grpc, one .proto file that imports nothing but Google's well-known types. */
                             inline?: string;
-                            /** @description Where the control plane downloads the document from. */
+                            /** @description For kind grpc: the .proto files, each with its path relative to its import root, with every file they import (Google's well-known types google/protobuf/*.proto need none). Every service in them is imported. */
+                            protoFiles?: {
+                                /** @description The .proto file's text (UTF-8). */
+                                content: string;
+                                /** @description The file's path relative to its import root, as import statements name it, e.g. petstore/v1/pets.proto. */
+                                path: string;
+                            }[];
+                            /** @description Where the control plane reads the contract: an http(s) URL of the document, or for kind grpc the server's address, grpc://host:port (h2c) or grpcs://host:port (TLS), read through server reflection (grpc.reflection.v1, else v1alpha). */
                             url?: string;
                         };
                         /** @description Version of the API contract, for example 1.0.0. */
@@ -5308,12 +6548,14 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once; GRAPHQL_SUBSCRIPTION_NOT_EXPOSED: a Subscription field is not a tool (a tool call has one answer); GRAPHQL_SELECTION_TOO_LARGE: a root field is not a tool, its generated selection taking the Service past the selected-fields budget. GRPC_METHOD_NOT_EXPOSED: a gRPC method is not a tool (client-streaming or bidirectional, or a message whose JSON is not an object); the message says which and why. */
                                 code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
                                     column?: number;
+                                    /** @description For an import of several files (gRPC .proto files): the path of the file in question. */
+                                    file?: string;
                                     /** @description 1-based line in the submitted or downloaded text. */
                                     line?: number;
                                     /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
@@ -5323,13 +6565,13 @@ export interface paths {
                                 message: string;
                             }[];
                             /**
-                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document), graphql (a GraphQL schema, SDL or an introspection result in JSON) or grpc (proto3/proto2 .proto files, or a gRPC server's reflection). A ConfigurationPlan on a Service of a kind the gateways do not call is refused (SERVICE_KIND_NOT_PUBLISHABLE).
                              * @default openapi
                              * @enum {string}
                              */
-                            kind: "openapi" | "graphql";
+                            kind: "openapi" | "graphql" | "grpc";
                             name: string;
-                            /** @description The OpenAPI version of the document; absent for kind graphql. */
+                            /** @description The OpenAPI version of the document; absent for graphql and grpc. */
                             openapiVersion?: string;
                             operationCount: number;
                             servers: string[];
@@ -5399,8 +6641,8 @@ export interface paths {
                 query: {
                     /** @description What the API is for. */
                     description?: string;
-                    /** @description openapi or graphql; when absent, told from the body: JSON with '__schema' (or 'data.__schema') or GraphQL SDL is graphql, anything else openapi. */
-                    kind?: "openapi" | "graphql";
+                    /** @description openapi, graphql or grpc; when absent, told from the body: JSON with '__schema' (or 'data.__schema') or GraphQL SDL is graphql, a .proto file (a syntax, edition or package statement first) grpc, anything else openapi. For grpc the body is one .proto file importing only Google's well-known types; send several files as protoFiles to POST /services. */
+                    kind?: "openapi" | "graphql" | "grpc";
                     name: string;
                     /** @description Version of the API contract, for example 1.0.0. */
                     version: string;
@@ -5430,12 +6672,14 @@ export interface paths {
                              * @default []
                              */
                             importWarnings: {
-                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once. */
+                                /** @description PATTERN_REWRITTEN: a pattern was written the ECMAScript Unicode-mode way, with the same meaning; PATTERN_DROPPED: it has no such equivalent and is no longer checked (the schema's description says so); FORMAT_DROPPED: a format strict JSON Schema validators (ajv with ajv-formats) do not know was removed, and the schema's description keeps it as a hint; GRAPHQL_DUPLICATE_FIELD_DROPPED: a GraphQL field defined twice identically in one type was kept once; GRAPHQL_SUBSCRIPTION_NOT_EXPOSED: a Subscription field is not a tool (a tool call has one answer); GRAPHQL_SELECTION_TOO_LARGE: a root field is not a tool, its generated selection taking the Service past the selected-fields budget. GRPC_METHOD_NOT_EXPOSED: a gRPC method is not a tool (client-streaming or bidirectional, or a message whose JSON is not an object); the message says which and why. */
                                 code: string;
                                 /** @description Where the pattern or format is in the submitted or downloaded text. */
                                 location?: {
                                     /** @description 1-based column in the submitted or downloaded text. */
                                     column?: number;
+                                    /** @description For an import of several files (gRPC .proto files): the path of the file in question. */
+                                    file?: string;
                                     /** @description 1-based line in the submitted or downloaded text. */
                                     line?: number;
                                     /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */
@@ -5445,13 +6689,13 @@ export interface paths {
                                 message: string;
                             }[];
                             /**
-                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document) or graphql (a GraphQL schema, SDL or an introspection result in JSON; ConfigurationPlans on it are refused until the gateways call GraphQL). grpc is not supported yet.
+                             * @description The kind of contract: openapi (an OpenAPI 2.0 / 3.0 / 3.1 document), graphql (a GraphQL schema, SDL or an introspection result in JSON) or grpc (proto3/proto2 .proto files, or a gRPC server's reflection). A ConfigurationPlan on a Service of a kind the gateways do not call is refused (SERVICE_KIND_NOT_PUBLISHABLE).
                              * @default openapi
                              * @enum {string}
                              */
-                            kind: "openapi" | "graphql";
+                            kind: "openapi" | "graphql" | "grpc";
                             name: string;
-                            /** @description The OpenAPI version of the document; absent for kind graphql. */
+                            /** @description The OpenAPI version of the document; absent for graphql and grpc. */
                             openapiVersion?: string;
                             operationCount: number;
                             servers: string[];
@@ -5745,6 +6989,8 @@ export interface components {
             location?: {
                 /** @description 1-based column in the submitted or downloaded text. */
                 column?: number;
+                /** @description For an import of several files (gRPC .proto files): the path of the file in question. */
+                file?: string;
                 /** @description 1-based line in the submitted or downloaded text. */
                 line?: number;
                 /** @description JSON pointer (RFC 6901) of the offending node, e.g. `/paths/~1pets/get`. */

@@ -1,0 +1,120 @@
+/**
+ * The gRPC import as the REST API runs it: through server reflection from a real @grpc/grpc-js
+ * server (@grpc/reflection) behind the SSRF guard — refused on loopback by default, read when the
+ * host is allowed, a clear GRPC_REFLECTION error when the server has no reflection or nobody
+ * listens — and .proto files held to the import's byte limit.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createFileRegistry, fromBinary } from "@bufbuild/protobuf";
+import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
+import * as grpc from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
+import { ReflectionService } from "@grpc/reflection";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OpenApiImportError } from "../openapi/errors.ts";
+import { parseAllowHosts } from "../openapi/ssrf-policy.ts";
+import { type GrpcImportSource, importGrpcService } from "./run.ts";
+import { petstoreFiles } from "./test-protos.ts";
+
+const allowed = { fetchPolicy: { allow: parseAllowHosts("127.0.0.1") } };
+
+async function importError(source: GrpcImportSource, options = {}): Promise<OpenApiImportError> {
+  const error = await importGrpcService(source, options).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(OpenApiImportError);
+  return error as OpenApiImportError;
+}
+
+async function listen(server: grpc.Server): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) =>
+      error ? reject(error) : resolve(port),
+    ),
+  );
+}
+
+describe("gRPC import through server reflection", () => {
+  const reflecting = new grpc.Server();
+  const bare = new grpc.Server();
+  let dir: string;
+  let reflectingUrl: string;
+  let bareUrl: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "atrium-protos-"));
+    for (const file of petstoreFiles) {
+      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+      writeFileSync(join(dir, file.path), file.content);
+    }
+    const definition = loadSync(
+      petstoreFiles.map((file) => file.path),
+      { includeDirs: [dir], keepCase: true },
+    );
+    new ReflectionService(definition).addToServer(reflecting);
+    reflectingUrl = `grpc://127.0.0.1:${await listen(reflecting)}`;
+    bareUrl = `grpc://127.0.0.1:${await listen(bare)}`;
+  });
+  afterAll(() => {
+    reflecting.forceShutdown();
+    bare.forceShutdown();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("refuses a loopback address by default", async () => {
+    const error = await importError({ url: reflectingUrl });
+    expect(error.code).toBe("OPENAPI_URL_FORBIDDEN");
+  });
+
+  it("imports the services a reflection server lists, with self-contained descriptors", async () => {
+    const imported = await importGrpcService({ url: reflectingUrl }, allowed);
+    expect(imported.kind).toBe("grpc");
+    expect(imported.operations.map((operation) => operation.operationId)).toEqual([
+      "PetService_GetPet",
+      "PetService_CreatePet",
+      "PetService_WatchPets",
+      "PetService_Ping",
+    ]);
+    const watch = imported.operations[2]?.grpc;
+    expect(watch).toMatchObject({ service: "petstore.v1.PetService", method: "WatchPets", streaming: "server" });
+    // @grpc/reflection rebuilds its descriptors from protobufjs: one file per package, no imports
+    // listed, the well-known types in a file of their own. The import makes the set whole.
+    const set = fromBinary(FileDescriptorSetSchema, Buffer.from(watch?.descriptorSet ?? "", "base64"));
+    expect(set.file.map((file) => file.name)).toContain("google/protobuf/timestamp.proto");
+    const pet = createFileRegistry(set).getMessage("petstore.v1.Pet");
+    expect(pet?.fields.map((field) => field.jsonName)).toContain("friendsById");
+    expect(imported.operations[0]?.responses[0]?.schema).toMatchObject({
+      properties: { bornAt: { format: "date-time" }, kind: { enum: ["KIND_UNSPECIFIED", "DOG", "CAT"] } },
+    });
+  });
+
+  it("says so when the server has no reflection service", async () => {
+    const error = await importError({ url: bareUrl }, allowed);
+    expect(error.code).toBe("GRPC_REFLECTION");
+    expect(error.message).toContain("the server implements neither grpc.reflection.v1 nor v1alpha");
+  });
+
+  it("says so when nobody listens", async () => {
+    const closed = new grpc.Server();
+    const port = await listen(closed);
+    closed.forceShutdown();
+    const error = await importError({ url: `grpc://127.0.0.1:${port}` }, allowed);
+    expect(error.code).toBe("GRPC_REFLECTION");
+    expect(error.message).toContain(`Could not read the services of grpc://127.0.0.1:${port}`);
+    expect(error.message).toContain("the server is unreachable (UNAVAILABLE)");
+  });
+
+  it("refuses an address that is not grpc://host:port", async () => {
+    const error = await importError({ url: "grpc://127.0.0.1:1/path" }, allowed);
+    expect(error.code).toBe("OPENAPI_URL_INVALID");
+  });
+
+  it("holds .proto files to the import's byte limit", async () => {
+    const error = await importError({ protoFiles: petstoreFiles }, { maxBytes: 100 });
+    expect(error.code).toBe("OPENAPI_TOO_LARGE");
+    expect(error.message).toContain("The .proto files");
+  });
+});
