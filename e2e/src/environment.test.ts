@@ -72,6 +72,18 @@ describe("the e2e environment", () => {
       "jsonpath={.spec.clusterIP}",
     ]);
 
+    // The rollout is complete once both pods are Ready, which can be before the Service's
+    // EndpointSlice lists the second one (and kube-proxy programs it, at most once a second):
+    // calls made in that window all reach the first pod. CI saw it happen.
+    await eventually("the echo Service's EndpointSlice lists both pods ready", 60_000, async () => {
+      const ready = await env.kubectl([
+        ...["-n", NAMESPACE, "get", "endpointslices", "-l", "kubernetes.io/service-name=echo", "-o"],
+        'jsonpath={range .items[*].endpoints[?(@.conditions.ready==true)]}{.targetRef.name}{"\\n"}{end}',
+      ]);
+      const names = new Set(ready.trim().split("\n").filter(Boolean));
+      return pods.every((pod) => names.has(pod)) ? names : undefined;
+    });
+
     const host = `echo.${NAMESPACE}.svc.cluster.local`;
     await env.kubectl(["apply", "-f", "-"], JSON.stringify(clientPod(NAMESPACE, env.busyboxImage, host, 20)));
     await env.kubectl([

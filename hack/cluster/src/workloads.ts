@@ -49,9 +49,10 @@ export function echoWorkload(namespace: string, image: string): object {
 }
 
 /**
- * A pod `client` that runs `nslookup <host>`, then calls http://<host>/ `calls` times, printing
- * `answer: <body>` for each. nc, not wget: Debian's static busybox wget crashes when it resolves
- * a name (glibc NSS in a static binary).
+ * A pod `client` that runs `nslookup <host>`, then calls http://<host>/ `calls` times, a tenth of
+ * a second apart (spread over several of kube-proxy's syncs), printing `answer: <body>` for each.
+ * nc, not wget: Debian's static busybox wget crashes when it resolves a name (glibc NSS in a
+ * static binary).
  */
 export function clientPod(namespace: string, image: string, host: string, calls: number): object {
   const request = `printf 'GET / HTTP/1.0\\r\\n\\r\\n' | /bin/busybox nc -w 5 ${host} 80 | /bin/busybox tail -n 1`;
@@ -68,7 +69,7 @@ export function clientPod(namespace: string, image: string, host: string, calls:
           imagePullPolicy: "Never",
           command: [
             ...["/bin/busybox", "sh", "-c"],
-            `/bin/busybox nslookup ${host} && for i in $(/bin/busybox seq ${calls}); do echo "answer: $(${request})"; done`,
+            `/bin/busybox nslookup ${host} && for i in $(/bin/busybox seq ${calls}); do echo "answer: $(${request})"; /bin/busybox sleep 0.1; done`,
           ],
         },
       ],
