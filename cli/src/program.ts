@@ -21,7 +21,9 @@ import { registerStackCommands } from "./stack/commands.ts";
 /** Every command, ready to parse; output goes through `context.io`. */
 export function buildProgram(context: CliContext): Command {
   const program = new Command("atrium")
-    .description("Atrium: publish backend HTTP APIs as MCP servers. Talks to the control plane's REST API.")
+    .description(
+      "Atrium: publish backend APIs (OpenAPI, GraphQL, gRPC) as MCP servers. Talks to the control plane's REST API.",
+    )
     .version(context.version, "-V, --version", "print the CLI version")
     // Options belong to the command they follow: `service import --version 1.0` is the
     // Service's version, not the CLI's. Each command gets the global options itself (below).

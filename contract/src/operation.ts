@@ -69,8 +69,7 @@ export type NormalizedResponse = z.infer<typeof NormalizedResponse>;
 
 /**
  * How to call a GraphQL field (GraphQL over HTTP: `POST` of `{query, operationName, variables}` as
- * JSON to the plan's endpoint, the tool's arguments being the variables). The gateways do not
- * call GraphQL yet: plans on a GraphQL Service are refused until they do.
+ * JSON to the plan's endpoint, the tool's arguments being the variables).
  */
 export const GraphqlCall = z.object({
   operationType: z.enum(["query", "mutation"]),

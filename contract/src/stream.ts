@@ -122,6 +122,12 @@ export const compiledExposition = z.object({
     id: z.string(),
     name: z.string(),
     version: z.string(),
+    /**
+     * The Service's kind (openapi, graphql, grpc). Any text here, so a kind this gateway does not
+     * know still parses: the gateway refuses that one Exposition (registry.ts) and serves the rest.
+     * Absent from control planes that predate it, which sent OpenAPI and GraphQL Services only.
+     */
+    kind: z.string().default("openapi"),
     /** The included operations, in document order. */
     operations: z.array(NormalizedOperation),
   }),

@@ -5,7 +5,8 @@
  * or the new one, never half of each.
  *
  * Each Exposition is validated and compiled on its own: one the contract refuses, that fails to
- * compile, whose backend secret names an environment variable the gateway does not allow, or
+ * compile, whose Service is of a kind the gateway does not call, whose backend secret names an
+ * environment variable the gateway does not allow, or
  * whose backend secret is elicited from each user while the gateway has no cluster key, or whose
  * backend TLS names a file outside the allowed directories or carries a PEM that does not parse, is not
  * served (an older version of it neither: fail closed) and is kept as a refusal, so the others
@@ -13,6 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import { type CompiledExposition, compiledExposition, PROBLEM_MESSAGE_MAX } from "@atrium/contract";
+import { serviceKind } from "@atrium/crds";
 import { z } from "zod";
 import { backendTlsRefusal, DEFAULT_TLS_FILE_DIRS } from "./backend-tls.ts";
 import { DEFAULT_ENV_ALLOW, type EnvPolicy, envPolicy } from "./env-policy.ts";
@@ -77,6 +79,14 @@ export function serve(
   canElicit = false,
   tlsFileDirs: string[] = DEFAULT_TLS_FILE_DIRS,
 ): ServedExposition {
+  // Fail closed: a kind of a newer control plane carries a call recipe this gateway would drop,
+  // and would call its operations as plain HTTP.
+  if (!serviceKind.safeParse(exposition.service.kind).success)
+    throw new RefusedExposition(
+      "unsupported",
+      `its Service is of kind ${JSON.stringify(exposition.service.kind.slice(0, 64))}, which this gateway does not ` +
+        `call (it calls ${serviceKind.options.join(", ")}): upgrade the gateway`,
+    );
   const secret = exposition.plan.backendSecret;
   // Fail closed: serving it would call the backend without the credential each user was to give.
   if (secret?.source === "elicit" && !canElicit)

@@ -44,6 +44,7 @@ export function exposition(options: ExpositionOptions = {}): CompiledExposition 
       id: "0b5c6f7e-0000-4000-8000-0000000000cc",
       name: "Petstore",
       version: "2.1.0",
+      kind: "openapi",
       operations: options.operations ?? petstore(),
     },
     customTools: options.customTools ?? [],
