@@ -359,7 +359,11 @@ describe("an Atrium installation on a real cluster", () => {
 
     // The backend answers only with the backend secret, which the gateway adds from the SecretSource.
     const petstore = env.serviceUrl(SAMPLES_NAMESPACE, PETSTORE_SERVICE, 8080);
-    const unauthenticated = await env.fetch(`${petstore}/api/v1/pets`);
+    // kube-proxy programs the new Service's endpoint a moment after the rollout completes; until then
+    // a connection to its address is refused (CI saw it).
+    const unauthenticated = await eventually("the pet store Service to answer", 60_000, () =>
+      env.fetch(`${petstore}/api/v1/pets`, { signal: AbortSignal.timeout(10_000) }),
+    );
     expect(unauthenticated.status).toBe(401);
     await toolCallWorks("listPets through the gateway Service");
     session = await connect();
