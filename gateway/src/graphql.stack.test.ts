@@ -73,33 +73,52 @@ async function startGraphqlBackend() {
 
 let url: string;
 let apiKey: string;
+let narrowedUrl: string;
+let narrowedKey: string;
 let gateway: Gateway;
 
 const backend = useDuringTests(startGraphqlBackend, (started) => started.close());
 useStack(async (stack: Stack) => {
   const admin = stack.controlPlane.admin;
   const secret = await admin.call("POST", "/api/v1/secrets", { name: "graphql-key", value: BACKEND_KEY });
-  const exposed = await expose(admin, "store", {
-    groupId: stack.groupId,
-    service: { kind: "graphql", openapi: { inline: storeSdl } },
-    plan: {
-      backendEndpoint: `${backend().url}/graphql?tenant=t1`,
-      apiKey: true,
-      backendTimeoutMs: TIMEOUT_MS,
-      backendSecret: { secretId: secret.body.id, in: "header", name: "X-Backend-Key" },
-      headerPolicy: { setRequestHeaders: { "X-Caller": "atrium" } },
-    },
+  const exposeStore = (name: string, plan: Record<string, unknown>) =>
+    expose(admin, name, {
+      groupId: stack.groupId,
+      service: { kind: "graphql", openapi: { inline: storeSdl } },
+      plan: {
+        backendEndpoint: `${backend().url}/graphql?tenant=t1`,
+        apiKey: true,
+        backendSecret: { secretId: secret.body.id, in: "header", name: "X-Backend-Key" },
+        headerPolicy: { setRequestHeaders: { "X-Caller": "atrium" } },
+        ...plan,
+      },
+    });
+  const exposed = await exposeStore("store", { backendTimeoutMs: TIMEOUT_MS });
+  // The same schema narrowed by a plan (issue 22): `products` always asks for the first 0 (the default is 10).
+  const narrowed = await exposeStore("store-narrowed", {
+    toolOverrides: { products: { fixedArguments: { first: 0 } } },
   });
   gateway = await stack.startGateway();
   await waitFor(() => gateway.registry.byId(exposed.expositionId) !== undefined, "the store exposition served");
+  await waitFor(() => gateway.registry.byId(narrowed.expositionId) !== undefined, "the narrowed store served");
   url = `${gateway.url}/mcp/${exposed.expositionId}`;
   apiKey = exposed.apiKey ?? "";
+  narrowedUrl = `${gateway.url}/mcp/${narrowed.expositionId}`;
+  narrowedKey = narrowed.apiKey ?? "";
 });
 
 type OfficialClient = Awaited<ReturnType<typeof connectLegacyClient | typeof connectModernClient>>;
-const clients: { era: string; connect: () => Promise<OfficialClient> }[] = [
-  { era: "v1, 2025-11-25 session", connect: () => connectLegacyClient(url, apiKey) },
-  { era: "v2, 2026-07-28", connect: () => connectModernClient(url, apiKey) },
+const clients: { era: string; connect: () => Promise<OfficialClient>; narrowed: () => Promise<OfficialClient> }[] = [
+  {
+    era: "v1, 2025-11-25 session",
+    connect: () => connectLegacyClient(url, apiKey),
+    narrowed: () => connectLegacyClient(narrowedUrl, narrowedKey),
+  },
+  {
+    era: "v2, 2026-07-28",
+    connect: () => connectModernClient(url, apiKey),
+    narrowed: () => connectModernClient(narrowedUrl, narrowedKey),
+  },
 ];
 
 /** `use` with a client of `connect`, closed afterwards. */
@@ -114,7 +133,18 @@ async function withClient(connect: () => Promise<OfficialClient>, use: (client: 
 
 const textOf = (result: unknown) => JSON.stringify((result as { content?: unknown }).content);
 
-describe.each(clients)("GraphQL tools with the official client ($era)", ({ connect }) => {
+describe.each(clients)("GraphQL tools with the official client ($era)", ({ connect, narrowed }) => {
+  it("sends a plan's fixed argument as a variable, and lists the tool without it", async () => {
+    await withClient(narrowed, async (client) => {
+      const { tools } = await client.listTools();
+      const products = tools.find((tool) => tool.name === "products");
+      expect(Object.keys(products?.inputSchema.properties ?? {}).sort()).toEqual(["after", "filter"]);
+      const result = await client.callTool({ name: "products", arguments: { filter: { category: "BOOKS" } } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({ products: [] }); // first: 0 reached the server
+    });
+  });
+
   it("lists a tool per Query and Mutation field, every schema compiling in a strict Ajv2020", async () => {
     await withClient(connect, async (client) => {
       const { tools } = await client.listTools();

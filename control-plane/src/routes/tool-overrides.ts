@@ -6,8 +6,10 @@
  * re-imported since the write cannot widen a tool.
  *
  * Arguments are named as tools/list shows them: a parameter under its own name, the request
- * body as `body`. (An argument the gateway renamed to tell two apart, `query_id`, is not known
- * here; the gateway checks it.)
+ * body as `body`; a GraphQL operation's and a gRPC method's arguments are its request body's
+ * members (its variables, its request message's fields), as custom tools' are their inputSchema's.
+ * (An argument the gateway renamed to tell two apart, `query_id`, is not known here; the gateway
+ * checks it.)
  */
 import type { NormalizedOperation, PlanSettings } from "@atrium/contract";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -83,20 +85,13 @@ async function planTools(
 ): Promise<Map<string, PlanTool>> {
   const { customTools, operations } = await planToolsOf(tx, organizationId, service, plan);
   const tools = new Map<string, PlanTool>();
-  for (const { name, tool } of customTools) {
-    const properties = (tool.inputSchema?.properties ?? {}) as Record<string, Schema>;
-    const argumentSchemas = new Map<string, ArgumentCheck>(
-      Object.keys(properties).map((argument) => [
-        argument,
-        {
-          schema: { ...tool.inputSchema, required: [], properties: { [argument]: properties[argument] } },
-          key: argument,
-        },
-      ]),
-    );
-    tools.set(name, { arguments: argumentSchemas });
-  }
+  for (const { name, tool } of customTools) tools.set(name, { arguments: memberChecks(tool.inputSchema) });
   for (const { name, operation: op } of operations) {
+    // The gateway's body-arguments.ts: the request body's members are the tool's arguments.
+    if (op.graphql || op.grpc) {
+      tools.set(name, { arguments: memberChecks(op.requestBody?.schema) });
+      continue;
+    }
     const argumentSchemas = new Map<string, ArgumentCheck>();
     for (const parameter of op.parameters)
       if (parameter.in !== "cookie") argumentSchemas.set(parameter.name, wrap(parameter.schema));
@@ -104,6 +99,21 @@ async function planTools(
     tools.set(name, { arguments: argumentSchemas });
   }
   return tools;
+}
+
+/** The members of an object schema as arguments, each judged alone (with the schema's `$defs`). */
+function memberChecks(schema: Schema | undefined): Map<string, ArgumentCheck> {
+  const properties = (schema?.properties ?? {}) as Record<string, Schema>;
+  const $defs = schema?.$defs;
+  return new Map(
+    Object.keys(properties).map((argument) => [
+      argument,
+      {
+        schema: { type: "object", properties: { [argument]: properties[argument] }, ...($defs ? { $defs } : {}) },
+        key: argument,
+      },
+    ]),
+  );
 }
 
 /** An operation argument's schema as the object schema of one member `value`, its `$defs` at the root. */

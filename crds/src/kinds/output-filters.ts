@@ -84,7 +84,9 @@ export const toolOutputFilters = z
   .record(toolName, toolOutputFilter)
   .describe(
     "Tool name (as the Service's tools are named without overrides, custom tools included) → output filter, " +
-      "applied by the gateway to the JSON result of a successful call (isError results pass unchanged). The " +
+      "applied by the gateway to the JSON result of a successful call. An isError result keeps its error text; " +
+      "data beside it (a GraphQL answer's partial data) is shown only filtered, and a 2xx answer read as an " +
+      "error keeps only the gateway's first block. The " +
       "tool's outputSchema is derived through retain and patches; where a patch makes that impossible, the tool " +
       "lists no outputSchema and the write says so in its warnings. A filtered tool whose answer is not JSON within " +
       "the size limit returns an isError result instead of unfiltered text.",
