@@ -105,6 +105,11 @@ export const GrpcCall = z.object({
 });
 export type GrpcCall = z.infer<typeof GrpcCall>;
 
+/**
+ * A gateway refuses an Exposition whose operations carry a key not listed here (a call recipe it
+ * cannot follow, say), rather than call them as plain HTTP: gateways that predate a new key refuse
+ * the Expositions that carry it.
+ */
 export const NormalizedOperation = z.object({
   /** The document's operationId, or one derived from method and path (the control plane's `synthesizeOperationId`). */
   operationId: z.string().min(1),

@@ -1,7 +1,8 @@
 /**
- * The registry's fail-closed rule for Service kinds: an Exposition whose Service is of a kind this
- * gateway does not call (one a newer control plane may send) is refused on its own and reported,
- * never called as plain HTTP, while the Expositions beside it are served.
+ * The registry's fail-closed rule for Service kinds and call recipes: an Exposition whose Service is
+ * of a kind this gateway does not call, or whose operation carries a key the contract does not list
+ * (a call recipe a newer control plane may send), is refused on its own and reported, never called
+ * as plain HTTP, while the Expositions beside it are served.
  */
 import { describe, expect, it } from "vitest";
 import { ExpositionRegistry } from "./registry.ts";
@@ -38,5 +39,25 @@ describe("an Exposition's Service kind", () => {
     registry.apply([withId("00000000-0000-4000-8000-000000000002", "soap", "graphql")], []);
     expect(registry.byId("00000000-0000-4000-8000-000000000002")).toBeDefined();
     expect(registry.refusals()).toEqual([]);
+  });
+
+  it("refuses an Exposition whose operation carries a call recipe it does not know, and serves the one beside it", () => {
+    const registry = new ExpositionRegistry();
+    const good = withId("00000000-0000-4000-8000-000000000001", "rest", "openapi");
+    const soap = withId("00000000-0000-4000-8000-000000000002", "soap-recipe", "openapi");
+    const service = soap.service as { operations: Record<string, unknown>[] };
+    const [first, ...rest] = service.operations;
+    service.operations = [{ ...first, soap: { action: "urn:listPets" } }, ...rest];
+
+    const refusals = registry.replaceAll([soap, good]);
+
+    expect(refusals).toEqual([
+      {
+        expositionId: "00000000-0000-4000-8000-000000000002",
+        reason: "unsupported",
+        message: expect.stringMatching(/its operation "\w+" carries "soap", which this gateway does not know/),
+      },
+    ]);
+    expect(registry.all().map((exposition) => exposition.id)).toEqual(["00000000-0000-4000-8000-000000000001"]);
   });
 });

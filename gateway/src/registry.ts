@@ -5,15 +5,21 @@
  * or the new one, never half of each.
  *
  * Each Exposition is validated and compiled on its own: one the contract refuses, that fails to
- * compile, whose Service is of a kind the gateway does not call, whose backend secret names an
- * environment variable the gateway does not allow, or
+ * compile, whose Service is of a kind the gateway does not call or whose operations carry a key
+ * it does not know (a newer release's call recipe), whose backend secret names an environment
+ * variable the gateway does not allow, or
  * whose backend secret is elicited from each user while the gateway has no cluster key, or whose
  * backend TLS names a file outside the allowed directories or carries a PEM that does not parse, is not
  * served (an older version of it neither: fail closed) and is kept as a refusal, so the others
  * are served and the refusal can be reported.
  */
 import { createHash } from "node:crypto";
-import { type CompiledExposition, compiledExposition, PROBLEM_MESSAGE_MAX } from "@atrium/contract";
+import {
+  type CompiledExposition,
+  compiledExposition,
+  NormalizedOperation,
+  PROBLEM_MESSAGE_MAX,
+} from "@atrium/contract";
 import { serviceKind } from "@atrium/crds";
 import { z } from "zod";
 import { backendTlsRefusal, DEFAULT_TLS_FILE_DIRS } from "./backend-tls.ts";
@@ -79,14 +85,6 @@ export function serve(
   canElicit = false,
   tlsFileDirs: string[] = DEFAULT_TLS_FILE_DIRS,
 ): ServedExposition {
-  // Fail closed: a kind of a newer control plane carries a call recipe this gateway would drop,
-  // and would call its operations as plain HTTP.
-  if (!serviceKind.safeParse(exposition.service.kind).success)
-    throw new RefusedExposition(
-      "unsupported",
-      `its Service is of kind ${JSON.stringify(exposition.service.kind.slice(0, 64))}, which this gateway does not ` +
-        `call (it calls ${serviceKind.options.join(", ")}): upgrade the gateway`,
-    );
   const secret = exposition.plan.backendSecret;
   // Fail closed: serving it would call the backend without the credential each user was to give.
   if (secret?.source === "elicit" && !canElicit)
@@ -156,6 +154,35 @@ interface Maps {
 
 const pathKey = (organization: string, name: string) => `${organization}/${name}`;
 
+/** The keys an operation may carry, as the contract lists them. */
+const operationKeys = new Set(Object.keys(NormalizedOperation.shape));
+const quoted = (text: string) => JSON.stringify(text.slice(0, 64));
+
+/**
+ * Why this gateway cannot call an Exposition's operations, if it cannot: its Service is of a kind
+ * it does not know, or an operation carries a key the contract does not list (a newer release's
+ * call recipe, which the parse strips). Fail closed: served, those operations would be called as
+ * plain HTTP. `raw` is the record as received, `exposition` its parse.
+ */
+function unknownProtocol(raw: unknown, exposition: CompiledExposition): string | undefined {
+  const { kind, operations } = exposition.service;
+  if (!serviceKind.safeParse(kind).success)
+    return (
+      `its Service is of kind ${quoted(kind)}, which this gateway does not call ` +
+      `(it calls ${serviceKind.options.join(", ")}): upgrade the gateway`
+    );
+  const received = (raw as { service: { operations: object[] } }).service.operations;
+  for (const [index, operation] of received.entries()) {
+    const key = Object.keys(operation).find((name) => !operationKeys.has(name));
+    if (key !== undefined)
+      return (
+        `its operation ${quoted(operations[index]?.operationId ?? "")} carries ${quoted(key)}, which this gateway ` +
+        "does not know (a call recipe of a newer release): upgrade the gateway"
+      );
+  }
+  return undefined;
+}
+
 /** Validates and compiles one raw record; never throws. */
 function serveRaw(
   raw: unknown,
@@ -171,6 +198,8 @@ function serveRaw(
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
     return { expositionId, reason: "invalid", message: `the gateway's contract refuses it: ${where}${issue?.message}` };
   }
+  const unknown = unknownProtocol(raw, parsed.data);
+  if (unknown) return { expositionId, reason: "unsupported", message: unknown };
   try {
     return serve(parsed.data, allowEnv, canElicit, tlsFileDirs);
   } catch (error) {

@@ -1,15 +1,18 @@
 /**
  * One Exposition a gateway cannot serve never affects another: a record the contract refuses (an
- * operation parameter without a name, written past the import's checks) or a backend secret
- * naming an environment variable the gateway does not allow is skipped and reported — shown in
- * the Exposition's REST view, in readiness details and metrics — while the Expositions around it
- * are served, a freshly started gateway becomes ready, and a repaired one is served again.
+ * operation parameter without a name, written past the import's checks), a Service kind or an
+ * operation's call recipe the gateway does not know (a newer control plane's), or a backend secret
+ * naming an environment variable the gateway does not allow is skipped and reported — logged,
+ * shown in the Exposition's REST view, in readiness details and metrics — while the Expositions
+ * around it are served, a freshly started gateway becomes ready, and a repaired one is served again.
  */
+import { PassThrough } from "node:stream";
+import { captureOutput } from "@atrium/reliability/secrets";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { sql } from "drizzle-orm";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import type { Gateway } from "./gateway.ts";
+import { type Gateway, startGateway } from "./gateway.ts";
 import { managementUrl } from "./server.ts";
 import { FIXTURE_OPENAPI, type Stack, useStackWithGateway, waitFor } from "./testing.ts";
 
@@ -18,8 +21,15 @@ let gateway: Gateway;
 
 useStackWithGateway((running) => ({ stack, gateway } = running));
 
-/** A Service, plan and Exposition on the gateways' group; `corrupt` breaks the stored operations first. */
-async function expose(name: string, plan: Record<string, unknown> = {}, corrupt = false) {
+/**
+ * A Service, plan and Exposition on the gateways' group; `tamper` rewrites the stored Service before
+ * the Exposition is created (as records stored by older versions, or a newer control plane's, may be).
+ */
+async function expose(
+  name: string,
+  plan: Record<string, unknown> = {},
+  tamper?: (serviceId: string) => Promise<unknown>,
+) {
   const admin = stack.controlPlane.admin;
   const service = await admin.call("POST", "/api/v1/services", {
     name,
@@ -27,11 +37,10 @@ async function expose(name: string, plan: Record<string, unknown> = {}, corrupt 
     openapi: { inline: FIXTURE_OPENAPI },
   });
   expect(service.status).toBe(201);
-  // Written behind the import's back, as records stored by older versions may be.
-  if (corrupt) await setFirstParameterName(service.body.id, "");
   const planBody = { name, serviceId: service.body.id, backendEndpoint: `${stack.backend.url}/api`, ...plan };
   const created = await admin.call("POST", "/api/v1/configuration-plans", planBody);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await tamper?.(service.body.id);
   const exposition = await admin.call("POST", "/api/v1/expositions", {
     name,
     configurationPlanId: created.body.id,
@@ -53,6 +62,20 @@ async function problemsOf(expositionId: string): Promise<{ gatewayId: string; me
   return view.body.problems;
 }
 
+/** Calls `getPet` on an Exposition (its plan has no API key) with the official client. */
+async function getPet(expositionId: string) {
+  const client = new Client(
+    { name: "isolation-test", version: "1" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp/${expositionId}`)));
+  try {
+    return await client.callTool({ name: "getPet", arguments: { petId: 1 } });
+  } finally {
+    await client.close();
+  }
+}
+
 async function metricsText(of: Gateway): Promise<string> {
   const response = await request(`${managementUrl(of.app)}/q/metrics`);
   return response.body.text();
@@ -60,7 +83,7 @@ async function metricsText(of: Gateway): Promise<string> {
 
 describe("a record a gateway cannot serve", () => {
   it("is skipped and reported, while the Expositions after it are served", async () => {
-    const broken = await expose("broken", {}, true);
+    const broken = await expose("broken", {}, (id) => setFirstParameterName(id, ""));
     const after = await expose("after-broken");
     await waitFor(() => gateway.registry.byId(after.id) !== undefined, "the Exposition after the broken one");
     expect(gateway.registry.byId(broken.id)).toBeUndefined();
@@ -151,16 +174,7 @@ describe("a record a gateway cannot serve", () => {
     expect((await problemsOf(unset.id))[0]?.message).toContain("not set");
     expect(await metricsText(gateway)).toContain('atrium_gateway_expositions_refused{reason="environment"} 3');
 
-    const client = new Client(
-      { name: "env-test", version: "1" },
-      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-    );
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp/${allowed.id}`)));
-    try {
-      await client.callTool({ name: "getPet", arguments: { petId: 1 } });
-    } finally {
-      await client.close();
-    }
+    await getPet(allowed.id);
     expect(stack.backend.received.at(-1)?.headers["x-secret"]).toBe("pets-secret");
     expect(JSON.stringify(stack.backend.received)).not.toContain("the-gateway-token");
 
@@ -169,5 +183,56 @@ describe("a record a gateway cannot serve", () => {
     expect(permissive.registry.byId(unlisted.id)).toBeDefined();
     expect(permissive.registry.byId(own.id)).toBeUndefined();
     await permissive.close();
+  });
+  it("skips an Exposition of a Service kind, or with a call recipe, it does not know, and serves the one beside it", async () => {
+    const db = stack.controlPlane.database.db;
+    // What a newer control plane could send: a kind, and a recipe on an operation, of a protocol this gateway does not call.
+    const soapService = await expose("soap-service", {}, (id) =>
+      db.execute(sql`update services set document = jsonb_set(document, '{kind}', '"soap"') where id = ${id}`),
+    );
+    const soapRecipe = await expose("soap-recipe", {}, (id) =>
+      db.execute(
+        sql`update services set operations = jsonb_set(operations, '{0,soap}', '{"action": "urn:listPets"}') where id = ${id}`,
+      ),
+    );
+    const beside = await expose("beside-soap");
+    await waitFor(() => gateway.registry.byId(beside.id) !== undefined, "the Exposition after the unknown ones");
+    const listed = gateway.registry.all().map((exposition) => exposition.id);
+    expect(listed).toContain(beside.id);
+    expect(listed).not.toContain(soapService.id);
+    expect(listed).not.toContain(soapRecipe.id);
+    expect(gateway.sync.lastFailure).toBeUndefined();
+
+    await waitFor(async () => (await problemsOf(soapRecipe.id)).length > 0, "the reports");
+    await waitFor(async () => (await problemsOf(soapService.id)).length > 0, "the reports");
+    expect((await problemsOf(soapService.id))[0]?.message).toContain('its Service is of kind "soap"');
+    expect((await problemsOf(soapRecipe.id))[0]?.message).toContain('carries "soap"');
+    expect(await problemsOf(beside.id)).toEqual([]);
+    expect(await metricsText(gateway)).toContain('atrium_gateway_expositions_refused{reason="unsupported"} 2');
+
+    // The one beside them serves.
+    expect((await getPet(beside.id)).isError).toBeFalsy();
+
+    // A gateway starting now gets them in its snapshot, logs each, and still becomes ready.
+    const lines: string[] = [];
+    const logStream = new PassThrough();
+    logStream.on("data", (chunk: Buffer) => lines.push(...chunk.toString().split("\n").filter(Boolean)));
+    captureOutput("gateway", logStream); // and to the run dir, for the end-of-run secrets scan
+    const fresh = await startGateway(stack.gatewayConfig({ logLevel: "warn" }), { logStream });
+    try {
+      await waitFor(() => fresh.sync.ready && fresh.registry.byId(beside.id) !== undefined, "the fresh gateway");
+      expect(fresh.registry.byId(soapService.id)).toBeUndefined();
+      const skipped = lines
+        .map((line) => JSON.parse(line) as { msg?: string; exposition?: string; reason?: string })
+        .filter((entry) => entry.msg?.startsWith("skipped an Exposition"));
+      expect(skipped).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ exposition: soapService.id, reason: "unsupported" }),
+          expect.objectContaining({ exposition: soapRecipe.id, reason: "unsupported" }),
+        ]),
+      );
+    } finally {
+      await fresh.close();
+    }
   });
 });

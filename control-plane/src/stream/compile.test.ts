@@ -94,6 +94,8 @@ describe("compiling Expositions", () => {
       const snapshot = await before.next("snapshot");
       const withSecret = snapshot.expositions.find((e: { id: string }) => e.id === ids["with-secret"]);
       expect(withSecret.plan.backendSecret).toMatchObject({ source: "value", value: "pets-secret-value" });
+      // Each carries its Service's kind, so a gateway can refuse a kind it does not call.
+      expect(withSecret.service.kind).toBe("openapi");
       // A client-credentials client secret is resolved the same way.
       const withClientSecret = snapshot.expositions.find((e: { id: string }) => e.id === ids["with-client-secret"]);
       expect(withClientSecret.plan.backendSecret).toEqual({
