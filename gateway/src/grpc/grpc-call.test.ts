@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CompiledExposition, GrpcCall } from "@atrium/contract";
+import { freePort } from "@atrium/control-plane/testing";
 import { circuitBreaker } from "@atrium/crds";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
@@ -35,7 +36,6 @@ import {
   petOfId,
   petstoreOperation,
   startGrpcPetstore,
-  unusedPort,
 } from "./testing.ts";
 import { compileGrpcTool } from "./tool.ts";
 
@@ -165,7 +165,7 @@ describe("a unary gRPC tool", () => {
   });
 
   it("reports a backend nobody listens on as unreachable, with a correlation id", async () => {
-    const port = await unusedPort();
+    const port = await freePort();
     const result = await call("GetPet", { id: "7" }, { endpoint: `grpc://127.0.0.1:${port}` });
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(
@@ -174,7 +174,7 @@ describe("a unary gRPC tool", () => {
   });
 
   it("counts unreachable calls for the plan's circuit breaker, which then refuses at once", async () => {
-    const port = await unusedPort();
+    const port = await freePort();
     const plan = { circuitBreaker: { ...circuitBreaker.parse(undefined), consecutiveFailures: 2 } };
     for (let i = 0; i < 2; i++) await call("GetPet", { id: "7" }, { endpoint: `grpc://127.0.0.1:${port}`, plan });
     const refused = await call("GetPet", { id: "7" }, { endpoint: `grpc://127.0.0.1:${port}`, plan });

@@ -10,7 +10,6 @@
  * binary format on the wire.
  */
 
-import { createServer } from "node:net";
 import type { NormalizedOperation } from "@atrium/contract";
 import { create, createFileRegistry, fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
 import {
@@ -328,17 +327,4 @@ export async function startGrpcPetstore(tls?: { cert: string; key: string }): Pr
         resolve();
       }),
   };
-}
-
-/** A loopback port nobody listens on (it was free a moment ago): an unreachable backend. */
-export function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
