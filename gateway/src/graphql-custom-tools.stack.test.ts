@@ -13,7 +13,7 @@ import { expose, storeSdl, useDuringTests } from "@atrium/control-plane/testing"
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { createHandler } from "graphql-http/lib/use/http";
 import { describe, expect, it } from "vitest";
-import { connectLegacyClient, connectModernClient, listenLocally, type Stack, useStack, waitFor } from "./testing.ts";
+import { listenLocally, officialClients, type Stack, useStack, waitFor } from "./testing.ts";
 
 // graphql-http loads graphql as Node resolves it (its CommonJS main): the schema must come from that copy.
 const { buildSchema } = createRequire(import.meta.url)("graphql") as typeof import("graphql");
@@ -82,10 +82,7 @@ useStack(async (stack: Stack) => {
   apiKey = exposed.apiKey ?? "";
 });
 
-const clients = [
-  { era: "v1, 2025-11-25 session", connect: () => connectLegacyClient(url, apiKey) },
-  { era: "v2, 2026-07-28", connect: () => connectModernClient(url, apiKey) },
-];
+const clients = officialClients(() => ({ url, apiKey }));
 
 describe.each(clients)("custom GraphQL tools with the official client ($era)", ({ connect }) => {
   it("lists them beside the imported tools, with derived schemas that compile in a strict Ajv2020", async () => {

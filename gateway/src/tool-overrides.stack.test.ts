@@ -8,15 +8,7 @@ import { createServer } from "node:http";
 import { useDuringTests } from "@atrium/control-plane/testing";
 import { describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
-import {
-  connectLegacyClient,
-  connectModernClient,
-  listenLocally,
-  modernRequest,
-  type Stack,
-  useStack,
-  waitFor,
-} from "./testing.ts";
+import { listenLocally, modernRequest, officialClients, type Stack, useStack, waitFor } from "./testing.ts";
 
 const BUDGET = 2048;
 /** Far over the gateway's read limit (64 KiB in tests) and the plan's budget. */
@@ -114,11 +106,7 @@ function budgetedBytes(result: Record<string, unknown>): number {
   return Buffer.byteLength(JSON.stringify({ ...made, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) }));
 }
 
-type OfficialClient = Awaited<ReturnType<typeof connectLegacyClient | typeof connectModernClient>>;
-const clients: { era: string; connect: () => Promise<OfficialClient> }[] = [
-  { era: "v1, 2025-11-25 session", connect: () => connectLegacyClient(url, apiKey) },
-  { era: "v2, 2026-07-28", connect: () => connectModernClient(url, apiKey) },
-];
+const clients = officialClients(() => ({ url, apiKey }));
 
 describe.each(clients)("a curated plan with the official client ($era)", ({ connect }) => {
   it("lists the plan's name and description, without the fixed argument", async () => {
