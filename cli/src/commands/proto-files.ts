@@ -5,10 +5,11 @@
  * Google's well-known types (google/protobuf/*.proto) are bundled by the control plane: never
  * uploaded. Without `--proto-path`, the current directory is the import root, as for protoc.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { maxProtoFiles } from "@atrium/crds";
 import { cliErrors } from "../errors.ts";
+import { readTextFile } from "./settings-file.ts";
 
 export type ProtoFile = { path: string; content: string };
 
@@ -18,15 +19,6 @@ export function importsOf(text: string): string[] {
   return [...code.matchAll(/(?:^|[;\s])import\s+(?:public\s+|weak\s+)?["']([^"']+)["']\s*;/g)].map(
     (match) => match[1] as string,
   );
-}
-
-function read(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw cliErrors.unreadableFile(file, code === "ENOENT" ? "no such file" : String(code));
-  }
 }
 
 /** `file`'s path relative to the first root holding it; its own name when none does. */
@@ -46,7 +38,7 @@ export function collectProtoFiles(files: readonly string[], protoPaths: readonly
   const collected = new Map<string, ProtoFile>();
   const pending: { path: string; content: string }[] = files.map((file) => ({
     path: importPath(file, roots),
-    content: read(file),
+    content: readTextFile(file),
   }));
   for (let next = pending.shift(); next; next = pending.shift()) {
     if (collected.has(next.path)) continue;
@@ -60,7 +52,7 @@ export function collectProtoFiles(files: readonly string[], protoPaths: readonly
         throw cliErrors.usage(
           `${next.path} imports "${imported}", which is in none of the import roots (${roots.join(", ")}): add the directory it is relative to with --proto-path`,
         );
-      pending.push({ path: imported, content: read(resolve(root, imported)) });
+      pending.push({ path: imported, content: readTextFile(resolve(root, imported)) });
     }
   }
   return [...collected.values()];

@@ -3,7 +3,6 @@
  * (local files are uploaded, an http(s) URL is fetched by the control plane, a grpc(s):// server is
  * read through reflection), and list, show or delete Services.
  */
-import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import {
   type OperationSummary,
@@ -21,6 +20,7 @@ import type { Column } from "../output.ts";
 import { commandGroup, withExample } from "./options.ts";
 import { collectProtoFiles } from "./proto-files.ts";
 import { deleteCommand, listCommand } from "./records.ts";
+import { readTextFile } from "./settings-file.ts";
 
 const SERVICE_ID = { name: "service_id", description: "Service id" };
 
@@ -145,16 +145,7 @@ export function registerServiceCommands(program: Command, context: CliContext): 
           serviceView,
         );
       } else {
-        let text: string;
-        try {
-          text = readFileSync(source, "utf8");
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          throw cliErrors.unreadableFile(
-            source,
-            code === "ENOENT" ? "no such file (give a path to an OpenAPI document, or an http(s) URL)" : String(code),
-          );
-        }
+        const text = readTextFile(source, "no such file (give a path to an OpenAPI document, or an http(s) URL)");
         created = await api.send("POST", "/services/import", {
           answer: serviceView,
           query: { ...fields, ...(kind ? { kind } : {}) },
