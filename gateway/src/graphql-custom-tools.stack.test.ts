@@ -5,11 +5,13 @@
  * (graphql-http executing the importer's store schema). The server sees the tool's own document
  * and operation name with the arguments as variables; data becomes structuredContent, valid
  * against the outputSchema derived from the selection (aliases and fragments included), and every
- * listed schema compiles in a strict Ajv2020.
+ * listed schema compiles in a strict Ajv2020. A second plan filters a custom tool's answer (retain,
+ * then TOON): the filter and the derived outputSchema apply to it as to an imported tool's.
  */
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { expose, storeSdl, useDuringTests } from "@atrium/control-plane/testing";
+import { decode } from "@toon-format/toon";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { createHandler } from "graphql-http/lib/use/http";
 import { describe, expect, it } from "vitest";
@@ -49,9 +51,15 @@ async function startBackend() {
 
 let url: string;
 let apiKey: string;
+let filteredUrl: string;
+let filteredApiKey: string;
+let admin: Stack["controlPlane"]["admin"];
+let serviceId: string;
 const backend = useDuringTests(startBackend, (started) => started.close());
+const cardFilter = { retain: ["/card/name", "/card/reviews/*/stars", "/count"], format: "toon" };
+
 useStack(async (stack: Stack) => {
-  const admin = stack.controlPlane.admin;
+  admin = stack.controlPlane.admin;
   const exposed = await expose(admin, "store", {
     groupId: stack.groupId,
     service: { kind: "graphql", openapi: { inline: storeSdl } },
@@ -76,10 +84,25 @@ useStack(async (stack: Stack) => {
     ],
   });
   if (custom.status !== 201) throw new Error(`custom tools: ${custom.status} ${JSON.stringify(custom.body)}`);
+  serviceId = exposed.serviceId;
+  const filtered = await expose(admin, "store-filtered", {
+    groupId: stack.groupId,
+    serviceId,
+    plan: {
+      backendEndpoint: `${backend().url}/graphql`,
+      apiKey: true,
+      toolOutputFilters: { product_card: cardFilter },
+    },
+  });
   const gateway = await stack.startGateway();
-  await waitFor(() => gateway.registry.byId(exposed.expositionId) !== undefined, "the store exposition served");
+  await waitFor(
+    () => [exposed, filtered].every(({ expositionId }) => gateway.registry.byId(expositionId) !== undefined),
+    "the store expositions served",
+  );
   url = `${gateway.url}/mcp/${exposed.expositionId}`;
   apiKey = exposed.apiKey ?? "";
+  filteredUrl = `${gateway.url}/mcp/${filtered.expositionId}`;
+  filteredApiKey = filtered.apiKey ?? "";
 });
 
 const clients = officialClients(() => ({ url, apiKey }));
@@ -139,5 +162,51 @@ describe.each(clients)("custom GraphQL tools with the official client ($era)", (
     } finally {
       await client.close();
     }
+  });
+});
+
+const filteredClients = officialClients(() => ({ url: filteredUrl, apiKey: filteredApiKey }));
+
+describe.each(filteredClients)(
+  "a custom GraphQL tool's output filter with the official client ($era)",
+  ({ connect }) => {
+    it("returns what retain keeps, TOON in the text, valid against the outputSchema derived from its selection", async () => {
+      const client = await connect();
+      try {
+        const card = (await client.listTools()).tools.find((tool) => tool.name === "product_card");
+        expect(card?.outputSchema).toMatchObject({
+          type: "object",
+          properties: {
+            card: { properties: { name: {}, reviews: { items: { properties: { stars: {} } } } } },
+            count: {},
+          },
+        });
+        expect(Object.keys(card?.outputSchema?.properties?.card?.properties ?? {}).sort()).toEqual(["name", "reviews"]);
+        const answer = await client.callTool({ name: "product_card", arguments: { id: "p1" } });
+        const kept = { card: { name: "Dune", reviews: reviews.slice(0, 2) }, count: 1 };
+        expect(answer.isError).toBeFalsy();
+        expect(answer.structuredContent).toEqual(kept);
+        const [text] = answer.content as { type: string; text: string }[];
+        expect(decode(text?.text ?? "")).toEqual(kept);
+        expect(new Ajv2020().validate(card?.outputSchema ?? {}, answer.structuredContent)).toBe(true);
+      } finally {
+        await client.close();
+      }
+    });
+  },
+);
+
+describe("a custom GraphQL tool's output filter, written", () => {
+  it("warns when a patch makes the outputSchema of its selection impossible to derive", async () => {
+    const written = await admin.call("POST", "/api/v1/configuration-plans", {
+      name: "store-patched",
+      serviceId,
+      backendEndpoint: `${backend().url}/graphql`,
+      toolOutputFilters: { product_card: { patches: [{ op: "remove", path: "/card/reviews/0" }] } },
+    });
+    expect(written.status).toBe(201);
+    expect(written.body.warnings).toEqual([
+      expect.stringContaining("toolOutputFilters.product_card: patches[0] (remove /card/reviews/0)"),
+    ]);
   });
 });

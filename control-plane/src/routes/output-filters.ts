@@ -27,7 +27,9 @@ async function planTools(tx: Tx, organizationId: string, plan: Plan): Promise<Ma
   const operations = (service?.operations ?? []) as NormalizedOperation[];
   const named = await planToolsOf(tx, organizationId, { id: plan.serviceId, operations }, plan);
   const tools = new Map<string, Record<string, unknown>>();
-  for (const { name } of named.customTools) tools.set(name, {});
+  // A GraphQL custom tool lists the schema of its answer's data (given or derived at write);
+  // a request template's answer has none.
+  for (const { name, tool } of named.customTools) tools.set(name, tool.graphql?.outputSchema ?? {});
   for (const { name, operation } of named.operations) {
     tools.set(name, answerSchemaOf(operation) ?? {});
   }

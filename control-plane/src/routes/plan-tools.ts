@@ -10,7 +10,11 @@ import { serviceArtifacts } from "../db/schema.ts";
 import type { Tx } from "../stream/changes.ts";
 
 /** A CustomTools entry as stored, with what these checks read of it. */
-export type StoredCustomTool = { name: string; inputSchema?: Record<string, unknown> };
+export type StoredCustomTool = {
+  name: string;
+  inputSchema?: Record<string, unknown>;
+  graphql?: { outputSchema?: Record<string, unknown> };
+};
 
 export type PlanTools = {
   customTools: { name: string; tool: StoredCustomTool }[];
