@@ -21,7 +21,7 @@ export const maxResultBytes = z
       "structuredContent, isError and _meta, before the protocol's framing). Over it, the gateway trims the " +
       "longest arrays of the answer from their end (never below an outputSchema's minItems, never inside a value) " +
       "and says how many items it left out, in a text block and in _meta['dev.atrium/trimmed']; an isError " +
-      "result keeps its first line. An answer that does not fit even with every array trimmed becomes an isError " +
+      "result keeps its first line and the 512 characters after it (its message), even past the budget. An answer that does not fit even with every array trimmed becomes an isError " +
       "result saying so. Applies to backend answers, after the output filter; no budget when absent.",
   );
 

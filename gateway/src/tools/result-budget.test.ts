@@ -2,7 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CallToolResult, JsonSchema } from "./mcp.ts";
-import { fitResult, TRIMMED_META_KEY } from "./result-budget.ts";
+import { ERROR_MESSAGE_FLOOR, fitResult, TRIMMED_META_KEY } from "./result-budget.ts";
 
 const ajv = new Ajv2020({ strict: false });
 const sizeOf = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result));
@@ -86,20 +86,39 @@ describe("fitResult", () => {
     expect(sizeOf(fitted)).toBeLessThanOrEqual(1024);
   });
 
-  it("never cuts an error below its first line; cuts its body at a character boundary", () => {
+  it("never cuts an error below its first line and the start of its message; cuts the rest at a character boundary", () => {
     const error: CallToolResult = {
       content: [{ type: "text", text: `HTTP 500 Internal Server Error\n${"é😀".repeat(2000)}` }],
       isError: true,
     };
-    const fitted = fitResult(error, { maxBytes: 1024 });
-    expect(sizeOf(fitted)).toBeLessThanOrEqual(1024);
+    const fitted = fitResult(error, { maxBytes: 2048 });
+    expect(sizeOf(fitted)).toBeLessThanOrEqual(2048);
     const text = (fitted.content[0] as { text: string }).text;
-    expect(text.startsWith("HTTP 500 Internal Server Error\n")).toBe(true);
-    expect(text).toMatch(/…\[cut to fit the result budget of 1024 bytes: \d+ characters left out\]$/);
+    expect(
+      text.startsWith(`HTTP 500 Internal Server Error\n${"é😀".repeat(Math.floor(ERROR_MESSAGE_FLOOR / 3))}`),
+    ).toBe(true);
+    expect(text).toMatch(/…\[cut to fit the result budget of 2048 bytes: \d+ characters left out\]$/);
     expect(text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/); // no lone high surrogate
     const long = "HTTP 400 Bad Request: ".padEnd(3000, "!");
     const message = fitResult({ content: [{ type: "text", text: long }], isError: true }, { maxBytes: 1024 });
     expect((message.content[0] as { text: string }).text.startsWith(long)).toBe(true);
+    // A budget smaller than the message: the message stays, past the budget, and the rest is cut.
+    const body = JSON.stringify({
+      type: `https://api.example.com/problems/${"v".repeat(250)}`,
+      detail: "Validation failed: name must not be empty",
+      errors: "x".repeat(5000),
+    });
+    const small = fitResult(
+      { content: [{ type: "text", text: `HTTP 422 Unprocessable Entity\n${body}` }], isError: true },
+      { maxBytes: 256 },
+    );
+    const kept = (small.content[0] as { text: string }).text;
+    expect(kept).toContain("Validation failed: name must not be empty");
+    expect(kept.length).toBeLessThan(ERROR_MESSAGE_FLOOR + 200);
+    expect(small._meta?.[TRIMMED_META_KEY]).toMatchObject({
+      maxResultBytes: 256,
+      omittedCharacters: expect.any(Number),
+    });
   });
 
   it("property: trimmed results are valid JSON, within budget, and validate against the outputSchema", () => {

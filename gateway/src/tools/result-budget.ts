@@ -16,8 +16,10 @@
  *   kept (JSON, or the tool's own rendering); a text block after it says how many items were
  *   left out, and `_meta["dev.atrium/trimmed"]` holds `{ maxResultBytes, omittedItems }`;
  * - an isError result, or one without structuredContent: blocks after the first are left out,
- *   then the first text block is cut at a character boundary, never before the end of its first
- *   line (an error's status line and message stay); `_meta["dev.atrium/trimmed"]` holds
+ *   then the first text block is cut at a character boundary; an error's is never cut before the
+ *   end of its first line (a status, or a gRPC code with its message) and the next
+ *   ERROR_MESSAGE_FLOOR characters (the backend's message: HTTP error bodies and GraphQL error
+ *   lists start there), even past the budget; `_meta["dev.atrium/trimmed"]` holds
  *   `{ maxResultBytes, omittedCharacters, omittedBlocks }`;
  * - what cannot fit that way (every array at its floor and still over, or a trimmed value the
  *   outputSchema refuses) becomes an isError result saying so, with the answer's `_meta`. The
@@ -28,6 +30,9 @@ import { isPlainObject } from "./schema.ts";
 import type { Validator } from "./validator.ts";
 
 export const TRIMMED_META_KEY = "dev.atrium/trimmed";
+
+/** Characters of an error's message, after its first line, that a cut always keeps: a cut never hides an error. */
+export const ERROR_MESSAGE_FLOOR = 512;
 
 export type ResultBudget = {
   maxBytes: number;
@@ -183,7 +188,7 @@ function capArrays(value: unknown, cap: number, floors: Floors, counter: { omitt
   return value;
 }
 
-/** Blocks after the first left out, then the first block's text cut, never before the end of its first line. */
+/** Blocks after the first left out, then the first block's text cut; an error's never before its message (see the module comment). */
 function cutText(result: CallToolResult, size: number, maxBytes: number): CallToolResult {
   const first = result.content[0];
   const omittedBlocks = Math.max(0, result.content.length - 1);
@@ -204,7 +209,11 @@ function cutText(result: CallToolResult, size: number, maxBytes: number): CallTo
     _meta: meta(text.length - keep),
   });
   const lineEnd = text.indexOf("\n");
-  const floor = result.isError ? (lineEnd === -1 ? text.length : lineEnd) : 0;
+  const floor = result.isError
+    ? lineEnd === -1
+      ? text.length
+      : boundary(text, Math.min(text.length, lineEnd + 1 + ERROR_MESSAGE_FLOOR))
+    : 0;
   let low = floor;
   let high = text.length;
   let keep = floor;
