@@ -183,7 +183,7 @@ export const condition = z
         /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$/,
       )
       .describe(
-        "Condition type; for SecretSource `secret.atrium.dev/<secret name>`, one per referenced Secret; for Service `ImportWarnings`.",
+        "Condition type; for SecretSource `secret.atrium.dev/<secret name>`, one per referenced Secret; for Service `ImportWarnings`; for ConfigurationPlan `WriteWarnings`.",
       ),
     status: z.enum(["True", "False", "Unknown"]).describe("Whether the condition holds."),
     observedGeneration: z.number().int().min(0).optional().describe("metadata.generation the condition was set for."),
@@ -197,3 +197,10 @@ export const condition = z
     message: z.string().max(32768).describe("Human-readable details."),
   })
   .describe("A Kubernetes condition.");
+
+/** `status` of a kind that reports conditions beside its state: each condition type's meaning in `conditions`. */
+export function reconcileStatusWithConditions(conditions: string, status: string) {
+  return reconcileStatus
+    .extend({ conditions: listMap(condition, "type").optional().describe(conditions) })
+    .describe(`Observed state, written by the operator through the status subresource; ${status}`);
+}

@@ -44,6 +44,7 @@ export {
   tokenExchange,
   tokenExchangeFields,
   toolExposureMode,
+  WRITE_WARNINGS_CONDITION,
 } from "./kinds/configuration-plan.ts";
 export {
   CustomTools,

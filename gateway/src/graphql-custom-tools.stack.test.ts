@@ -181,7 +181,9 @@ describe.each(filteredClients)(
             count: {},
           },
         });
-        expect(Object.keys(card?.outputSchema?.properties?.card?.properties ?? {}).sort()).toEqual(["name", "reviews"]);
+        const properties = card?.outputSchema?.properties as Record<string, { properties?: object }> | undefined;
+        const cardSchema = properties?.card;
+        expect(Object.keys(cardSchema?.properties ?? {}).sort()).toEqual(["name", "reviews"]);
         const answer = await client.callTool({ name: "product_card", arguments: { id: "p1" } });
         const kept = { card: { name: "Dune", reviews: reviews.slice(0, 2) }, count: 1 };
         expect(answer.isError).toBeFalsy();

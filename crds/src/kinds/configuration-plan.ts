@@ -2,7 +2,7 @@
  * ConfigurationPlan: binds a Service to a backend and holds every setting of an MCP endpoint.
  */
 import { z } from "zod";
-import { envReference, httpUrl, objectName, objectRef, reconcileStatus, stringSet } from "../common.ts";
+import { envReference, httpUrl, objectName, objectRef, reconcileStatusWithConditions, stringSet } from "../common.ts";
 import { defineKind } from "../kind.ts";
 import { exactlyOneOf, type ObjectRule, withRules } from "../rules.ts";
 import { backendTls, backendTlsNeedsHttpsRule } from "./backend-tls.ts";
@@ -539,12 +539,20 @@ export const configurationPlanSpec = z
   })
   .describe("The settings of an MCP endpoint over a Service's backend.");
 
+/** The condition type saying what the control plane warned of when it last accepted the plan. */
+export const WRITE_WARNINGS_CONDITION = "WriteWarnings";
+
+export const configurationPlanStatus = reconcileStatusWithConditions(
+  `${WRITE_WARNINGS_CONDITION}: True when the control plane accepted the plan's last change with warnings (for example a toolOutputFilters patch through which the tool's outputSchema cannot be derived, so the tool lists none); its message quotes them.`,
+  "the last write's warnings as a condition.",
+);
+
 export const ConfigurationPlan = defineKind({
   kind: "ConfigurationPlan",
   plural: "configurationplans",
   shortNames: ["cfgplan"],
   description: "Binds a Service to a backend with the settings of an MCP endpoint (auth, operations, headers).",
   spec: configurationPlanSpec,
-  status: reconcileStatus,
+  status: configurationPlanStatus,
   rules: configurationPlanRules,
 });

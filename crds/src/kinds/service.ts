@@ -3,7 +3,7 @@
  * that plans bind to a backend.
  */
 import { z } from "zod";
-import { condition, listMap, objectName, reconcileStatus, urlProblem } from "../common.ts";
+import { objectName, reconcileStatusWithConditions, urlProblem } from "../common.ts";
 import { defineKind } from "../kind.ts";
 import { type CelRule, exactlyOneOf } from "../rules.ts";
 
@@ -147,17 +147,10 @@ export const serviceSpec = z
 /** The condition type saying what the last import changed in the document's schemas. */
 export const IMPORT_WARNINGS_CONDITION = "ImportWarnings";
 
-export const serviceStatus = reconcileStatus
-  .extend({
-    conditions: listMap(condition, "type")
-      .optional()
-      .describe(
-        `${IMPORT_WARNINGS_CONDITION}: True when the last import changed the document so that every JSON Schema validator compiles its tools' schemas (a pattern rewritten or dropped, an unknown format dropped); its message gives how many changes and the first few.`,
-      ),
-  })
-  .describe(
-    "Observed state, written by the operator through the status subresource; the import's warnings as a condition.",
-  );
+export const serviceStatus = reconcileStatusWithConditions(
+  `${IMPORT_WARNINGS_CONDITION}: True when the last import changed the document so that every JSON Schema validator compiles its tools' schemas (a pattern rewritten or dropped, an unknown format dropped); its message gives how many changes and the first few.`,
+  "the import's warnings as a condition.",
+);
 
 export const Service = defineKind({
   kind: "Service",

@@ -31,10 +31,11 @@ export interface RecordSpec<
   /** Among the records with this name, the one to adopt (Services can have one per version). */
   choose?(candidates: V[]): V | undefined;
   /**
-   * What of the record the status reports (a Service's import warnings), kept in this process
+   * What of the record the status reports (a Service's import warnings, a plan's write warnings: `written` says
+   * whether the record is a write's answer or one read back), kept in this process
    * with the body's fingerprint (not the record: a plan's holds its API key).
    */
-  remember?(record: V): R;
+  remember?(record: V, written: boolean): R;
 }
 
 export interface SyncedRecord<V extends ControlPlaneRecord = ControlPlaneRecord, R = undefined> {
@@ -103,7 +104,7 @@ export async function syncRecord<V extends ControlPlaneRecord, B extends { name:
     record = written;
     result = { id: String(written.id), written };
   }
-  if (spec.remember) result.remembered = spec.remember(record);
+  if (spec.remember) result.remembered = spec.remember(record, result.written !== undefined);
   ctx.applied.set(key, { uid, fingerprint: bodyFingerprint, id: result.id, remembered: result.remembered });
   return result;
 }

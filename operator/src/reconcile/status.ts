@@ -24,6 +24,15 @@ export interface Outcome {
   conditions?: Omit<Condition, "lastTransitionTime">[] | undefined;
 }
 
+/** A condition of `object`'s current generation (statusFor sets lastTransitionTime). */
+export function conditionOf(
+  object: AtriumObject,
+  condition: Pick<Condition, "type" | "status" | "reason" | "message">,
+): Omit<Condition, "lastTransitionTime"> {
+  const generation = object.metadata.generation;
+  return generation === undefined ? condition : { ...condition, observedGeneration: generation };
+}
+
 // Messages end up in `kubectl get -o yaml` and events; an OpenAPI parser's message can be long.
 const MAX_MESSAGE_LENGTH = 4096;
 

@@ -3,7 +3,7 @@
  * toolScopes), limits and audit settings carried to the control plane unchanged, updates included; the
  * client secret of oauth2ClientCredentials resolved from its SecretSource; both
  * client-auth modes refused by CEL at the API server; the API key renewed and written again when
- * the plan's Secret is deleted.
+ * the plan's Secret is deleted; the control plane's write warnings as the WriteWarnings condition.
  */
 import { recordSecret } from "@atrium/reliability/secrets";
 import { ApiException } from "@kubernetes/client-node";
@@ -58,6 +58,39 @@ describe("ConfigurationPlan", () => {
     await deleteResource(env.custom, "ConfigurationPlan", namespace, "oauth-plan");
     await harness.waitGone("ConfigurationPlan", "oauth-plan");
     expect(await harness.recordNamed("/configuration-plans", "oauth-plan")).toBeUndefined();
+  });
+
+  it("reports the control plane's write warnings as the WriteWarnings condition, and their end", async () => {
+    const harness = testHarness();
+    const unshapely = { getPet: { patches: [{ op: "add", path: "/id/0", value: 1 }] } };
+    await harness.create(
+      resource("ConfigurationPlan", "warned-plan", {
+        serviceRef: { name: "petstore" },
+        backendEndpoint: "https://warned.example.com",
+        toolOutputFilters: unshapely,
+      }),
+    );
+    const warned = await harness.waitReady("ConfigurationPlan", "warned-plan");
+    const [condition] = (warned.status?.conditions ?? []) as Record<string, unknown>[];
+    expect(condition).toMatchObject({
+      type: "WriteWarnings",
+      status: "True",
+      reason: "AcceptedWithWarnings",
+      observedGeneration: 1,
+      message: expect.stringMatching(
+        /^The control plane accepted the plan with 1 warning: toolOutputFilters\.getPet: patches\[0\] \(add \/id\/0\)/,
+      ),
+    });
+
+    await patchResource(harness.env.custom, "ConfigurationPlan", harness.namespace, "warned-plan", [
+      { op: "replace", path: "/spec/toolOutputFilters", value: { getPet: { retain: ["/name"] } } },
+    ]);
+    const clean = await waitFor("the WriteWarnings condition False", async () => {
+      const object = await harness.get("ConfigurationPlan", "warned-plan");
+      const [next] = (object?.status?.conditions ?? []) as Record<string, unknown>[];
+      return next?.status === "False" ? next : undefined;
+    });
+    expect(clean).toMatchObject({ type: "WriteWarnings", reason: "NoWarnings", observedGeneration: 2 });
   });
 
   it("resolves the client secret of oauth2ClientCredentials from its SecretSource, waiting for it", async () => {

@@ -4,7 +4,8 @@
  * oauth2ClientCredentials and tokenExchange, and backendTls's client certificate's and key's, → the
  * secretId of that SecretSource's key), waiting IN_PROGRESS until they exist. `apiKey: { secretName }` asks the control plane
  * for a key and writes it to that Secret (key `apiKey`, owned by the plan); when the Secret is
- * lost the key cannot be read back, so it is renewed and written again.
+ * lost the key cannot be read back, so it is renewed and written again. The warnings of the
+ * control plane's answer to a write are the `WriteWarnings` condition (write-warnings.ts).
  */
 import type { PlanBody } from "@atrium/contract/rest";
 import { ConfigurationPlan } from "@atrium/crds";
@@ -16,6 +17,7 @@ import { describeMissing, resolveReferences } from "../dependencies.ts";
 import { type KindReconciler, parseSpec } from "../kind-reconciler.ts";
 import { deleteRecord, syncRecord } from "../record.ts";
 import { secretRecordId } from "./secret-source.ts";
+import { currentWriteWarnings, writeWarningsCondition } from "./write-warnings.ts";
 
 const collection = collections.configurationPlans;
 /** The key of the plan's Secret that holds the API key. */
@@ -131,9 +133,11 @@ export const configurationPlanReconciler: KindReconciler = {
       ...(planSecret ? { backendSecret: planSecret } : {}),
       ...(planTls ? { backendTls: planTls } : {}),
     };
-    const { id, written } = await syncRecord(ctx, object, {
+    const { id, written, remembered } = await syncRecord(ctx, object, {
       collection,
       body,
+      // Only a write's answer carries warnings: a record read back after a restart has none to tell.
+      remember: (record, wasWritten) => (wasWritten ? (record.warnings ?? []) : undefined),
       matches: (record) =>
         record.serviceId === serviceId &&
         record.backendEndpoint === spec.backendEndpoint &&
@@ -147,7 +151,8 @@ export const configurationPlanReconciler: KindReconciler = {
     if (apiKey) {
       await ensureApiKeySecret(ctx, object, id, apiKey.secretName, written?.apiKey);
     }
-    return { id };
+    const condition = remembered ? writeWarningsCondition(object, remembered) : currentWriteWarnings(object);
+    return { id, ...(condition ? { conditions: [condition] } : {}) };
   },
 
   async remove(object, ctx) {
