@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { createFileRegistry, fromBinary, fromJson, toBinary, toJson } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -258,5 +261,39 @@ describe("gRPC import from .proto files", () => {
     ].join("\n");
     const [put] = importGrpc({ protoFiles: [{ path: "legacy/orders.proto", content }] }).operations;
     expect(put?.requestBody).toMatchObject({ required: true, schema: { required: ["id"] } });
+  });
+
+  it("names a method's google.api.http rule in its description, from the uploaded google/api files", () => {
+    const googleApis = dirname(createRequire(import.meta.url).resolve("google-proto-files/package.json"));
+    const google = ["google/api/annotations.proto", "google/api/http.proto"].map((path) => ({
+      path,
+      content: readFileSync(join(googleApis, path), "utf8"),
+    }));
+    const content = [
+      'syntax = "proto3";',
+      "package library.v1;",
+      'import "google/api/annotations.proto";',
+      "message Book { string name = 1; }",
+      "message GetBookRequest { string name = 1; }",
+      "service Library {",
+      "  // Reads one book.",
+      "  rpc GetBook(GetBookRequest) returns (Book) {",
+      '    option (google.api.http) = { get: "/v1/{name=shelves/*/books/*}" };',
+      "  }",
+      "  rpc PutBook(Book) returns (Book) {",
+      '    option (google.api.http) = { put: "/v1/{name=shelves/*/books/*}" body: "*" };',
+      "  }",
+      "  rpc Plain(Book) returns (Book);",
+      "}",
+    ].join("\n");
+    const { operations } = importGrpc({ protoFiles: [{ path: "library/v1/library.proto", content }, ...google] });
+    expect(operations.map((operation) => [operation.operationId, operation.description])).toEqual([
+      ["Library_GetBook", "Reads one book.\n\nHTTP: GET /v1/{name=shelves/*/books/*}"],
+      ["Library_PutBook", "HTTP: PUT /v1/{name=shelves/*/books/*}"],
+      ["Library_Plain", undefined],
+    ]);
+    // Not bundled like the well-known types: the annotations must be uploaded with the file.
+    const error = importError([{ path: "library/v1/library.proto", content }]);
+    expect(error.message).toContain("google/api/annotations.proto");
   });
 });
