@@ -21,6 +21,28 @@ function importError(protoFiles: ProtoUpload[]): OpenApiImportError {
   throw new Error("the import succeeded");
 }
 
+/** Ajv2020 with its default options (strict mode, Unicode patterns) and ajv-formats, as strict MCP clients compile tool schemas. */
+function strictAjv(): Ajv2020 {
+  const ajv = new Ajv2020();
+  ajvFormats.default(ajv);
+  return ajv;
+}
+
+/** `entry` and every file it imports, as google-proto-files ships them; the well-known types are the importer's own. */
+function googleProtos(entry: string): ProtoUpload[] {
+  const root = dirname(createRequire(import.meta.url).resolve("google-proto-files/package.json"));
+  const files = new Map<string, string>();
+  const pending = [entry];
+  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+    if (files.has(path) || path.startsWith("google/protobuf/")) continue;
+    const content = readFileSync(join(root, path), "utf8");
+    files.set(path, content);
+    for (const [, imported] of content.matchAll(/^import\s+(?:public\s+)?"([^"]+)";/gm))
+      if (imported) pending.push(imported);
+  }
+  return [...files].map(([path, content]) => ({ path, content }));
+}
+
 describe("gRPC import from .proto files", () => {
   const imported = importGrpc({ protoFiles: petstoreFiles });
   const byId = new Map(imported.operations.map((operation) => [operation.operationId, operation]));
@@ -162,8 +184,7 @@ describe("gRPC import from .proto files", () => {
   });
 
   it("compiles every schema under a strict JSON Schema 2020-12 validator, which checks what the mapping says", () => {
-    const ajv = new Ajv2020();
-    ajvFormats.default(ajv);
+    const ajv = strictAjv();
     for (const operation of imported.operations) {
       expect(() => ajv.compile(operation.requestBody?.schema ?? {})).not.toThrow();
       expect(() => ajv.compile(operation.responses[0]?.schema ?? {})).not.toThrow();
@@ -264,11 +285,8 @@ describe("gRPC import from .proto files", () => {
   });
 
   it("names a method's google.api.http rule in its description, from the uploaded google/api files", () => {
-    const googleApis = dirname(createRequire(import.meta.url).resolve("google-proto-files/package.json"));
-    const google = ["google/api/annotations.proto", "google/api/http.proto"].map((path) => ({
-      path,
-      content: readFileSync(join(googleApis, path), "utf8"),
-    }));
+    const google = googleProtos("google/api/annotations.proto");
+    expect(google.map((file) => file.path)).toEqual(["google/api/annotations.proto", "google/api/http.proto"]);
     const content = [
       'syntax = "proto3";',
       "package library.v1;",
@@ -295,5 +313,24 @@ describe("gRPC import from .proto files", () => {
     // Not bundled like the well-known types: the annotations must be uploaded with the file.
     const error = importError([{ path: "library/v1/library.proto", content }]);
     expect(error.message).toContain("google/api/annotations.proto");
+  });
+
+  it("imports Google's real Pub/Sub API, every input and output schema compiling in a strict Ajv2020", () => {
+    const files = googleProtos("google/pubsub/v1/pubsub.proto");
+    expect(files).toHaveLength(8);
+    const pubsub = importGrpc({ protoFiles: files });
+    expect(pubsub.operations).toHaveLength(34);
+    const ajv = strictAjv();
+    for (const { operationId, requestBody, responses } of pubsub.operations) {
+      for (const schema of [requestBody?.schema, responses[0]?.schema]) {
+        expect(schema, operationId).toBeDefined();
+        expect(() => ajv.compile(schema ?? {}), `${operationId}: ${JSON.stringify(schema)}`).not.toThrow();
+      }
+    }
+    const createTopic = pubsub.operations.find((operation) => operation.operationId === "Publisher_CreateTopic");
+    expect(createTopic?.description).toContain("HTTP: PUT /v1/{name=projects/*/topics/*}");
+    const topic = ajv.compile(createTopic?.responses[0]?.schema ?? {});
+    expect(topic({ name: "projects/p/topics/t", labels: { a: "b" }, messageRetentionDuration: "600s" })).toBe(true);
+    expect(topic({ labels: { a: 1 } })).toBe(false);
   });
 });
