@@ -2,7 +2,8 @@
  * The gRPC import as the REST API runs it: through server reflection from a real @grpc/grpc-js
  * server (@grpc/reflection) behind the SSRF guard — refused on loopback by default, read when the
  * host is allowed, a clear GRPC_REFLECTION error when the server has no reflection or nobody
- * listens — and .proto files held to the import's byte limit.
+ * listens — falling back to v1alpha on a server without v1, and .proto files held to the import's
+ * byte limit.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,10 +40,13 @@ async function listen(server: grpc.Server): Promise<number> {
 
 describe("gRPC import through server reflection", () => {
   const reflecting = new grpc.Server();
+  const alphaOnly = new grpc.Server();
   const bare = new grpc.Server();
   let dir: string;
   let reflectingUrl: string;
+  let alphaOnlyUrl: string;
   let bareUrl: string;
+  const alphaServices: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "atrium-protos-"));
@@ -56,10 +60,23 @@ describe("gRPC import through server reflection", () => {
     );
     new ReflectionService(definition).addToServer(reflecting);
     reflectingUrl = `grpc://127.0.0.1:${await listen(reflecting)}`;
+    // @grpc/reflection serves v1 and v1alpha: only the older one is added here, as servers built
+    // before v1 (grpc-go before 1.57, grpcurl's era) offer it.
+    new ReflectionService(definition).addToServer({
+      addService: (service, implementation) => {
+        const paths = Object.values(service).map((method) => method.path);
+        if (paths.every((path) => path.startsWith("/grpc.reflection.v1alpha."))) {
+          alphaOnly.addService(service, implementation);
+          alphaServices.push(...paths);
+        }
+      },
+    });
+    alphaOnlyUrl = `grpc://127.0.0.1:${await listen(alphaOnly)}`;
     bareUrl = `grpc://127.0.0.1:${await listen(bare)}`;
   });
   afterAll(() => {
     reflecting.forceShutdown();
+    alphaOnly.forceShutdown();
     bare.forceShutdown();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -89,6 +106,19 @@ describe("gRPC import through server reflection", () => {
     expect(imported.operations[0]?.responses[0]?.schema).toMatchObject({
       properties: { bornAt: { format: "date-time" }, kind: { enum: ["KIND_UNSPECIFIED", "DOG", "CAT"] } },
     });
+  });
+
+  it("falls back to grpc.reflection.v1alpha on a server without v1", async () => {
+    expect(alphaServices).toEqual(["/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"]);
+    const imported = await importGrpcService({ url: alphaOnlyUrl }, allowed);
+    const whole = await importGrpcService({ url: reflectingUrl }, allowed);
+    expect(imported.operations.map((operation) => operation.operationId)).toEqual([
+      "PetService_GetPet",
+      "PetService_CreatePet",
+      "PetService_WatchPets",
+      "PetService_Ping",
+    ]);
+    expect(imported.operations).toEqual(whole.operations);
   });
 
   it("says so when the server has no reflection service", async () => {
