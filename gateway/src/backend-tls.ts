@@ -12,8 +12,8 @@
  * stays in use until the next check finds the pair complete.
  *
  * A call whose TLS handshake fails gets words saying which check failed and for which host
- * (`tlsFailure`): an expired, untrusted or mismatched certificate, or a client certificate the
- * backend refused; never a bare "unreachable".
+ * (`tlsFailure`, @atrium/contract/tls-failure): an expired, untrusted or mismatched certificate,
+ * or a client certificate the backend refused; never a bare "unreachable".
  */
 import { createHash, createPrivateKey, X509Certificate } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
@@ -21,6 +21,7 @@ import type { Socket } from "node:net";
 import { isAbsolute, normalize, sep } from "node:path";
 import * as tls from "node:tls";
 import type { ResolvedBackendTls } from "@atrium/contract";
+import { tlsFailure } from "@atrium/contract/tls-failure";
 import { buildConnector, Pool } from "undici";
 
 /** How often, at most, a plan's TLS files are checked for a change (before a call). */
@@ -350,55 +351,4 @@ export class BackendTlsSet {
     this.byPlan.clear();
     await Promise.all(all.map((one) => one.close()));
   }
-}
-
-/** Alerts a server sends when it refuses the client's certificate, in words. */
-const CLIENT_CERTIFICATE_ALERTS: Record<string, string> = {
-  ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED: "it requires one and none was sent",
-  ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE: "the handshake failed (a client certificate it requires was not sent?)",
-  ERR_SSL_TLSV1_ALERT_UNKNOWN_CA: "it does not trust the CA that signed it",
-  ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE: "it found the certificate bad",
-  ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED: "it has expired",
-  ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED: "it is revoked",
-  ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN: "it could not verify it",
-  ERR_SSL_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE: "it does not support that kind of certificate",
-  ERR_SSL_TLSV1_ALERT_ACCESS_DENIED: "it denied access",
-  ERR_SSL_TLSV1_ALERT_DECRYPT_ERROR: "the certificate's signature did not verify",
-};
-
-/** Verification failures of the backend's own certificate (OpenSSL's codes), in words. */
-const SERVER_CERTIFICATE_ERRORS: Record<string, string> = {
-  CERT_HAS_EXPIRED: "has expired",
-  CERT_NOT_YET_VALID: "is not valid yet",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "is self-signed and not trusted",
-  SELF_SIGNED_CERT_IN_CHAIN: "chains to a CA the plan does not trust",
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "is signed by a CA the plan does not trust",
-  UNABLE_TO_GET_ISSUER_CERT: "is signed by a CA the plan does not trust",
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "is signed by a CA the plan does not trust",
-  CERT_UNTRUSTED: "is not trusted",
-  CERT_SIGNATURE_FAILURE: "has a signature that does not verify",
-  CERT_REVOKED: "is revoked",
-  INVALID_CA: "chains through a certificate that is not a CA",
-};
-
-/**
- * What a failed call's error says about TLS, in words for the client (which check failed, for
- * which host), or undefined when it is not a TLS failure.
- */
-export function tlsFailure(error: Error & { code?: string; reason?: string; cause?: unknown }, host: string) {
-  const errors = [error, error.cause].filter(
-    (one): one is Error & { code?: string; reason?: string } => one instanceof Error,
-  );
-  for (const one of errors) {
-    const code = one.code ?? "";
-    if (code === "ERR_TLS_CERT_ALTNAME_INVALID")
-      return `The backend's TLS certificate is not for ${host}: ${one.reason ?? one.message}`;
-    const server = SERVER_CERTIFICATE_ERRORS[code];
-    if (server) return `The backend's TLS certificate (for ${host}) ${server} (${code})`;
-    const client = CLIENT_CERTIFICATE_ALERTS[code];
-    if (client) return `The backend (${host}) refused the gateway's TLS client certificate: ${client} (${code})`;
-    if (code.startsWith("ERR_SSL_") || code === "EPROTO")
-      return `The TLS handshake with the backend (${host}) failed (${code})`;
-  }
-  return undefined;
 }

@@ -25,7 +25,8 @@
  * its deadline, the same breaker; no share of a pool, as its calls multiplex on one connection.
  *
  * A plan with `backendTls` calls through pools of its own, with its CAs, client certificate and
- * server name (backend-tls.ts); a call whose TLS handshake fails is told which check failed.
+ * server name (backend-tls.ts); a call whose TLS handshake fails is told which check failed, over
+ * https and grpcs alike.
  *
  * Each call passes the plan's circuit breaker for its backend origin (circuit-breaker.ts) once it
  * is ready to be sent: an open breaker answers "unavailable" at once, with when to retry. A call
@@ -33,12 +34,13 @@
  */
 import { randomBytes } from "node:crypto";
 import type { CompiledExposition } from "@atrium/contract";
+import { tlsFailure } from "@atrium/contract/tls-failure";
 import { circuitBreaker } from "@atrium/crds";
 import type { Metadata } from "@grpc/grpc-js";
 import type { FastifyBaseLogger } from "fastify";
 import { type Dispatcher, Pool } from "undici";
 import { bearerToken } from "./auth/client-auth.ts";
-import { type BackendTls, BackendTlsSet, tlsFailure } from "./backend-tls.ts";
+import { type BackendTls, BackendTlsSet } from "./backend-tls.ts";
 import { BackendTokens, type ClientCredentials, type TokenFailure, type TokenOutcome } from "./backend-token.ts";
 import {
   type CallVerdict,
@@ -49,7 +51,7 @@ import {
   type Ticket,
 } from "./circuit-breaker.ts";
 import { grpcMetadata, sendGrpc } from "./grpc/call.ts";
-import { GrpcChannels, isGrpcOrigin } from "./grpc/channels.ts";
+import { GrpcChannels, grpcTlsFailure, isGrpcOrigin } from "./grpc/channels.ts";
 import { ExchangedTokens } from "./token-exchange.ts";
 import { type BackendBase, type BackendRequest, joinBackendUrl } from "./tools/request.ts";
 import type { BackendResponse } from "./tools/result.ts";
@@ -301,11 +303,13 @@ export class Backends {
       if (invalid) return { kind: "error", message: `The backend request is invalid: ${outcome.error.message}` };
       const { code, message: reason } = outcome.error;
       const host = plan.backendTls?.serverName ?? new URL(target.origin).hostname;
-      const handshake = !target.origin.startsWith("https:")
-        ? undefined
-        : tls
-          ? tls.explain(outcome.error, host, outcome.answerStatus !== undefined)
-          : tlsFailure(outcome.error, host);
+      const handshake = call.grpc
+        ? await grpcTlsFailure(target.origin, tls?.channelOptions(), started + timeoutMs - performance.now())
+        : !target.origin.startsWith("https:")
+          ? undefined
+          : tls
+            ? tls.explain(outcome.error, host, outcome.answerStatus !== undefined)
+            : tlsFailure(outcome.error, host);
       if (handshake !== undefined)
         return this.withCorrelation(handshake, "backend TLS failed", { backend: target.origin, code, reason });
       if (outcome.answerStatus !== undefined) {

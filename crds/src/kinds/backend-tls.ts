@@ -115,9 +115,8 @@ export function backendTls<K extends string, S extends z.ZodType>(key: K, stored
     backendTlsRules,
   ).describe(
     "TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual " +
-      "TLS) and the server name verified. On an https backend, a certificate that is expired, untrusted or for " +
-      "another name fails the call with a tool result saying which; on a grpcs backend the call fails as the " +
-      "backend being unreachable.",
+      "TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the " +
+      "call with a tool result saying which, on an https and a grpcs backend alike.",
   );
 }
 

@@ -7,9 +7,11 @@
  *
  * TLS trusts the system CAs unless `ca` is given, which then is the only trust; `cert` and `key`
  * are the client certificate (mutual TLS) and `serverName` the name verified and sent as SNI
- * (the endpoint's host when absent).
+ * (the endpoint's host when absent). A connection whose TLS handshake fails is explained as an
+ * https backend's is (`grpcTlsFailure`).
  */
 import { createHash } from "node:crypto";
+import { tlsFailure, tlsHandshakeError } from "@atrium/contract/tls-failure";
 import { ChannelCredentials, Client, type ClientOptions } from "@grpc/grpc-js";
 
 export type GrpcTlsOptions = {
@@ -100,6 +102,32 @@ export function createGrpcClient(origin: GrpcOrigin, tls: GrpcTlsOptions | undef
     tls?.cert === undefined ? null : Buffer.from(tls.cert),
   );
   return new Client(address, credentials, options);
+}
+
+/**
+ * Why a call to a `grpcs://` origin failed to connect, when it is TLS (an expired, untrusted or
+ * mismatched certificate, a client certificate refused), in the words an https backend gets;
+ * undefined otherwise. grpc-js keeps only the failure's message, so one handshake with the same
+ * material is made here (see @atrium/contract/tls-failure).
+ */
+export async function grpcTlsFailure(
+  origin: GrpcOrigin,
+  tls: GrpcTlsOptions | undefined,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  if (!origin.startsWith("grpcs:") || timeoutMs <= 0) return undefined;
+  const { hostname, port } = new URL(origin);
+  const host = hostname.replace(/^\[(.*)\]$/, "$1");
+  const name = tls?.serverName ?? host;
+  const error = await tlsHandshakeError({
+    host,
+    port: port === "" ? 443 : Number(port),
+    name,
+    ...(tls?.ca !== undefined ? { ca: tls.ca } : {}),
+    ...(tls?.cert !== undefined && tls.key !== undefined ? { cert: tls.cert, key: tls.key } : {}),
+    timeoutMs,
+  });
+  return error && tlsFailure(error, name);
 }
 
 /** Distinguishes TLS settings without keeping the key's text in a map key. */

@@ -3,7 +3,7 @@
  * gateway's own Backends: arguments in proto3 JSON to the wire and back, server streams collected
  * and cut at the plan's limit, status codes as tool errors, the timeout as the deadline (a 504
  * result), the header policy and backend secret as metadata, an unreachable backend, and TLS with
- * a CA of the test's own.
+ * a CA of the test's own: the plan's backendTls, and each TLS failure named as an https backend's.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,7 +17,7 @@ import { Metadata } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Backends } from "../backend.ts";
 import { ExpositionRegistry } from "../registry.ts";
-import { createPki } from "../test-pki.ts";
+import { createPki, type TestPki } from "../test-pki.ts";
 import { compileToolset } from "../tools/compile.ts";
 import { exposition } from "../tools/fixtures.ts";
 import type { CallToolResult } from "../tools/mcp.ts";
@@ -230,9 +230,10 @@ describe("gRPC over TLS", () => {
   let dir: string;
   let secure: GrpcPetstore;
   let ca: string;
+  let pki: TestPki;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "atrium-grpc-tls-"));
-    const pki = await createPki(dir, "grpc-test-ca");
+    pki = await createPki(dir, "grpc-test-ca");
     ca = pki.ca.cert;
     secure = await startGrpcPetstore(
       await pki.issue("pets", { usage: "serverAuth", names: ["IP:127.0.0.1", "DNS:pets.test"] }),
@@ -271,6 +272,46 @@ describe("gRPC over TLS", () => {
   it("does not reach a backend whose certificate the system CAs do not trust", async () => {
     const outcome = await getPet(undefined);
     expect(outcome.kind).toBe("failed");
+  });
+
+  // Through Backends, as a tool call goes: the plan's backendTls, and each TLS failure named as an https backend's is.
+  const noBreaker = { circuitBreaker: { ...circuitBreaker.parse(undefined), enabled: false } };
+  const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+  const getPetThrough = (endpoint: string, backendTls?: Plan["backendTls"]) =>
+    call("GetPet", { id: "7" }, { endpoint, plan: { ...noBreaker, ...(backendTls ? { backendTls } : {}) } });
+
+  it("calls through the plan's backendTls: its CA, and its server name verified", async () => {
+    expect((await getPetThrough(secure.url, { caBundle: ca })).structuredContent).toEqual(rex);
+    expect((await getPetThrough(secure.url, { caBundle: ca, serverName: "pets.test" })).structuredContent).toEqual(rex);
+  });
+
+  it("names the TLS failure of a grpcs backend: untrusted CA, wrong server name, expired certificate", async () => {
+    const untrusted = await getPetThrough(secure.url);
+    expect(untrusted.isError).toBe(true);
+    expect(text(untrusted)).toMatch(
+      /^The backend's TLS certificate \(for 127\.0\.0\.1\) is signed by a CA the plan does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\) \(correlation id [0-9a-f]{16}\)$/,
+    );
+    const misnamed = await getPetThrough(secure.url, { caBundle: ca, serverName: "other.test" });
+    expect(text(misnamed)).toMatch(
+      /^The backend's TLS certificate is not for other\.test: Host: other\.test\. is not in the cert's altnames/,
+    );
+    const expired = await startGrpcPetstore(
+      await pki.issue("pets-expired", { usage: "serverAuth", names: ["IP:127.0.0.1"], expired: true }),
+    );
+    try {
+      const outdated = await getPetThrough(expired.url, { caBundle: ca });
+      expect(text(outdated)).toMatch(
+        /^The backend's TLS certificate \(for 127\.0\.0\.1\) has expired \(CERT_HAS_EXPIRED\)/,
+      );
+    } finally {
+      await expired.close();
+    }
+  });
+
+  it("still calls a grpcs backend nobody listens on unreachable", async () => {
+    const port = await freePort();
+    const result = await getPetThrough(`grpcs://127.0.0.1:${port}`, { caBundle: ca });
+    expect(text(result)).toMatch(/^The backend is unreachable \(correlation id [0-9a-f]{16}\)$/);
   });
 });
 

@@ -399,7 +399,7 @@ export interface paths {
                                  * @default 30000
                                  */
                                 backendTimeoutMs: number;
-                                /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. On an https backend, a certificate that is expired, untrusted or for another name fails the call with a tool result saying which; on a grpcs backend the call fails as the backend being unreachable. */
+                                /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which, on an https and a grpcs backend alike. */
                                 backendTls?: {
                                     /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
                                     caBundle?: string;
@@ -740,7 +740,7 @@ export interface paths {
                          * @default 30000
                          */
                         backendTimeoutMs?: number;
-                        /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. On an https backend, a certificate that is expired, untrusted or for another name fails the call with a tool result saying which; on a grpcs backend the call fails as the backend being unreachable. */
+                        /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which, on an https and a grpcs backend alike. */
                         backendTls?: {
                             /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
                             caBundle?: string;
@@ -1063,7 +1063,7 @@ export interface paths {
                              * @default 30000
                              */
                             backendTimeoutMs: number;
-                            /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. On an https backend, a certificate that is expired, untrusted or for another name fails the call with a tool result saying which; on a grpcs backend the call fails as the backend being unreachable. */
+                            /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which, on an https and a grpcs backend alike. */
                             backendTls?: {
                                 /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
                                 caBundle?: string;
@@ -1420,7 +1420,7 @@ export interface paths {
                              * @default 30000
                              */
                             backendTimeoutMs: number;
-                            /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. On an https backend, a certificate that is expired, untrusted or for another name fails the call with a tool result saying which; on a grpcs backend the call fails as the backend being unreachable. */
+                            /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which, on an https and a grpcs backend alike. */
                             backendTls?: {
                                 /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
                                 caBundle?: string;
@@ -1761,7 +1761,7 @@ export interface paths {
                          * @default 30000
                          */
                         backendTimeoutMs?: number;
-                        /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. On an https backend, a certificate that is expired, untrusted or for another name fails the call with a tool result saying which; on a grpcs backend the call fails as the backend being unreachable. */
+                        /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which, on an https and a grpcs backend alike. */
                         backendTls?: {
                             /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
                             caBundle?: string;
@@ -2084,7 +2084,7 @@ export interface paths {
                              * @default 30000
                              */
                             backendTimeoutMs: number;
-                            /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. On an https backend, a certificate that is expired, untrusted or for another name fails the call with a tool result saying which; on a grpcs backend the call fails as the backend being unreachable. */
+                            /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which, on an https and a grpcs backend alike. */
                             backendTls?: {
                                 /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
                                 caBundle?: string;
@@ -2474,7 +2474,7 @@ export interface paths {
                              * @default 30000
                              */
                             backendTimeoutMs: number;
-                            /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. On an https backend, a certificate that is expired, untrusted or for another name fails the call with a tool result saying which; on a grpcs backend the call fails as the backend being unreachable. */
+                            /** @description TLS from the gateway to an https or grpcs backend: the CAs trusted, the client certificate presented (mutual TLS) and the server name verified. A certificate that is expired, untrusted or for another name fails the call with a tool result saying which, on an https and a grpcs backend alike. */
                             backendTls?: {
                                 /** @description PEM certificates of the CAs that sign the backend's certificate, stored on the plan (not a secret). */
                                 caBundle?: string;
