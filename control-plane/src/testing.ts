@@ -27,6 +27,8 @@ export { importOpenApi, importText, OpenApiImportError } from "./openapi/import.
 export { runImportInWorker } from "./openapi/run-import.ts";
 /** An OpenAPI document whose schemas refer to each other `fanout` times per level (issue 11). */
 export { referenceChain } from "./openapi/test-documents.ts";
+/** A throwaway PKI (openssl) for TLS tests: the reflection import's over grpcs, the gateway's backend TLS. */
+export { createPki, type Pem, startMtlsBackend, type TestPki } from "./test-pki.ts";
 
 /** The Pet Store OpenAPI document of crds/samples (the working set's Service). */
 export const sampleOpenApi = petstoreOpenApi;

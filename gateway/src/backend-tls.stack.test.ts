@@ -11,11 +11,11 @@ import type { Server } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import { createPki, type Pem, startMtlsBackend } from "@atrium/control-plane/testing";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_INTERVAL_MS } from "./backend-tls.ts";
 import { type Gateway, startGateway } from "./gateway.ts";
-import { createPki, type Pem, startMtlsBackend } from "./test-pki.ts";
 import { modernRequest, type Stack, startStack, waitFor } from "./testing.ts";
 
 const OPENAPI = JSON.stringify({

@@ -12,12 +12,11 @@ import type { Server } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CompiledExposition, ResolvedBackendTls } from "@atrium/contract";
-import { freePort } from "@atrium/control-plane/testing";
+import { createPki, freePort, type Pem, startMtlsBackend, type TestPki } from "@atrium/control-plane/testing";
 import type { FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Backends } from "./backend.ts";
 import { backendTlsRefusal, CHECK_INTERVAL_MS } from "./backend-tls.ts";
-import { createPki, type Pem, startMtlsBackend, type TestPki } from "./test-pki.ts";
 import { parseBackendEndpoint } from "./tools/request.ts";
 
 let dir: string;

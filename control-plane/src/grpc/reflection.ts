@@ -4,8 +4,13 @@
  * the host is resolved, every address checked, and the channel opened to the checked address
  * only (the host name stays the authority and the TLS server name). Bounded in time, bytes and
  * files. Messages name the URL but never echo what the server said.
+ *
+ * Over grpcs the server's certificate must chain to a CA the system trusts (Node's store, plus
+ * NODE_EXTRA_CA_CERTS), as for https downloads; a failed handshake says which check failed.
  */
 
+import { createSecureContext } from "node:tls";
+import { tlsFailure, tlsHandshakeError } from "@atrium/contract/tls-failure";
 import { grpcUrlProblem, maxProtoFiles } from "@atrium/crds";
 import { fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
@@ -58,6 +63,9 @@ type ReflectionResponse = {
 
 const versions = ["v1", "v1alpha"] as const;
 
+/** The most a failed grpcs connection's second handshake may take, to name its TLS failure. */
+const TLS_CHECK_MS = 2_000;
+
 /** The address of a `grpc://` / `grpcs://` URL, as the SSRF guard reads it (an http(s) URL of the same authority). */
 function parseGrpcUrl(raw: string): { tls: boolean; authority: URL } {
   const problem = grpcUrlProblem(raw);
@@ -73,7 +81,11 @@ export async function readByReflection(rawUrl: string, options: ReflectionOption
   const address = await checkedAddress(authority, options.policy ?? fetchPolicyFromEnv(), shown);
   const port = authority.port === "" ? (tls ? 443 : 80) : Number(authority.port);
   const target = address.family === 6 ? `ipv6:[${address.address}]:${port}` : `ipv4:${address.address}:${port}`;
-  const client = new grpc.Client(target, tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure(), {
+  // Node's CA store, as for https downloads: grpc-js's createSsl would read GRPC_DEFAULT_SSL_ROOTS_FILE_PATH instead when set.
+  const credentials = tls
+    ? grpc.credentials.createFromSecureContext(createSecureContext())
+    : grpc.credentials.createInsecure();
+  const client = new grpc.Client(target, credentials, {
     "grpc.default_authority": authority.host,
     ...(tls ? { "grpc.ssl_target_name_override": authority.hostname } : {}),
     "grpc.max_receive_message_length": options.maxBytes,
@@ -86,6 +98,18 @@ export async function readByReflection(rawUrl: string, options: ReflectionOption
         return await readServices(client, version, { deadline, maxBytes: options.maxBytes, shown });
       } catch (error) {
         if (version === "v1" && (error as { code?: unknown }).code === grpc.status.UNIMPLEMENTED) continue;
+        if (tls && (error as { code?: unknown }).code === grpc.status.UNAVAILABLE) {
+          // grpc-js keeps only the failure's message: one handshake on the checked address tells which check failed.
+          const name = authority.hostname.replace(/^\[(.*)\]$/, "$1");
+          const failed = await tlsHandshakeError({
+            host: address.address,
+            port,
+            name,
+            timeoutMs: Math.min(deadline - Date.now(), TLS_CHECK_MS),
+          });
+          const words = failed && tlsFailure(failed, name, { peer: "server", truster: "the control plane" });
+          if (words) throw reflectionFailed(shown, words, error);
+        }
         throw asImportError(error, shown, options.timeoutMs);
       }
     }

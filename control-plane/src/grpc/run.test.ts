@@ -2,12 +2,14 @@
  * The gRPC import as the REST API runs it: through server reflection from a real @grpc/grpc-js
  * server (@grpc/reflection) behind the SSRF guard — refused on loopback by default, read when the
  * host is allowed, a clear GRPC_REFLECTION error when the server has no reflection or nobody
- * listens — falling back to v1alpha on a server without v1, and .proto files held to the import's
- * byte limit.
+ * listens — falling back to v1alpha on a server without v1, over grpcs (a certificate of an
+ * untrusted CA refused naming the TLS check, one of a CA in the system's store imported), and
+ * .proto files held to the import's byte limit.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import { createFileRegistry, fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import * as grpc from "@grpc/grpc-js";
@@ -16,6 +18,7 @@ import { ReflectionService } from "@grpc/reflection";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpenApiImportError } from "../openapi/errors.ts";
 import { parseAllowHosts } from "../openapi/ssrf-policy.ts";
+import { createPki } from "../test-pki.ts";
 import { type GrpcImportSource, importGrpcService } from "./run.ts";
 import { petstoreFiles } from "./test-protos.ts";
 
@@ -30,11 +33,21 @@ async function importError(source: GrpcImportSource, options = {}): Promise<Open
   return error as OpenApiImportError;
 }
 
-async function listen(server: grpc.Server): Promise<number> {
+async function listen(server: grpc.Server, credentials = grpc.ServerCredentials.createInsecure()): Promise<number> {
   return new Promise((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) =>
-      error ? reject(error) : resolve(port),
-    ),
+    server.bindAsync("127.0.0.1:0", credentials, (error, port) => (error ? reject(error) : resolve(port))),
+  );
+}
+
+/** The petstore's package definition, its files written under `dir` for proto-loader. */
+function petstoreDefinition(dir: string) {
+  for (const file of petstoreFiles) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+    writeFileSync(join(dir, file.path), file.content);
+  }
+  return loadSync(
+    petstoreFiles.map((file) => file.path),
+    { includeDirs: [dir], keepCase: true },
   );
 }
 
@@ -50,14 +63,7 @@ describe("gRPC import through server reflection", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "atrium-protos-"));
-    for (const file of petstoreFiles) {
-      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
-      writeFileSync(join(dir, file.path), file.content);
-    }
-    const definition = loadSync(
-      petstoreFiles.map((file) => file.path),
-      { includeDirs: [dir], keepCase: true },
-    );
+    const definition = petstoreDefinition(dir);
     new ReflectionService(definition).addToServer(reflecting);
     reflectingUrl = `grpc://127.0.0.1:${await listen(reflecting)}`;
     // @grpc/reflection serves v1 and v1alpha: only the older one is added here, as servers built
@@ -146,5 +152,49 @@ describe("gRPC import through server reflection", () => {
     const error = await importError({ protoFiles: petstoreFiles }, { maxBytes: 100 });
     expect(error.code).toBe("OPENAPI_TOO_LARGE");
     expect(error.message).toContain("The .proto files");
+  });
+});
+
+describe("gRPC import through server reflection over grpcs", () => {
+  const server = new grpc.Server();
+  let dir: string;
+  let ca: string;
+  let url: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "atrium-grpcs-"));
+    const pki = await createPki(dir, "reflection-ca");
+    ca = pki.ca.cert;
+    const serving = await pki.issue("pets", { usage: "serverAuth", names: ["IP:127.0.0.1"] });
+    new ReflectionService(petstoreDefinition(join(dir, "protos"))).addToServer(server);
+    const credentials = grpc.ServerCredentials.createSsl(null, [
+      { private_key: Buffer.from(serving.key), cert_chain: Buffer.from(serving.cert) },
+    ]);
+    url = `grpcs://127.0.0.1:${await listen(server, credentials)}`;
+  });
+  afterAll(() => {
+    server.forceShutdown();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("refuses a server whose certificate no trusted CA signed, naming the TLS check", async () => {
+    const error = await importError({ url }, allowed);
+    expect(error.code).toBe("GRPC_REFLECTION");
+    expect(error.message).toContain(
+      `Could not read the services of ${url} through server reflection: The server's TLS certificate (for ` +
+        "127.0.0.1) is signed by a CA the control plane does not trust (UNABLE_TO_VERIFY_LEAF_SIGNATURE)",
+    );
+  });
+
+  it("imports once the CA is among the system's, as NODE_EXTRA_CA_CERTS makes it", async () => {
+    // NODE_EXTRA_CA_CERTS is read when Node starts; setDefaultCACertificates changes the same store in this process.
+    const system = getCACertificates("default");
+    setDefaultCACertificates([...system, ca]);
+    try {
+      const imported = await importGrpcService({ url }, allowed);
+      expect(imported.operations.map((operation) => operation.operationId)).toContain("PetService_GetPet");
+    } finally {
+      setDefaultCACertificates(system);
+    }
   });
 });

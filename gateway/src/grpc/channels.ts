@@ -11,6 +11,7 @@
  * https backend's is (`grpcTlsFailure`).
  */
 import { createHash } from "node:crypto";
+import { createSecureContext } from "node:tls";
 import { tlsFailure, tlsHandshakeError } from "@atrium/contract/tls-failure";
 import { ChannelCredentials, Client, type ClientOptions } from "@grpc/grpc-js";
 
@@ -96,10 +97,13 @@ export function createGrpcClient(origin: GrpcOrigin, tls: GrpcTlsOptions | undef
     options["grpc.ssl_target_name_override"] = tls.serverName;
     options["grpc.default_authority"] = tls.serverName;
   }
-  const credentials = ChannelCredentials.createSsl(
-    tls?.ca === undefined ? null : Buffer.from(tls.ca),
-    tls?.key === undefined ? null : Buffer.from(tls.key),
-    tls?.cert === undefined ? null : Buffer.from(tls.cert),
+  // Node's CA store without the plan's CAs, as for https backends: grpc-js's createSsl would read
+  // GRPC_DEFAULT_SSL_ROOTS_FILE_PATH instead when set.
+  const credentials = ChannelCredentials.createFromSecureContext(
+    createSecureContext({
+      ...(tls?.ca !== undefined ? { ca: tls.ca } : {}),
+      ...(tls?.cert !== undefined && tls.key !== undefined ? { cert: tls.cert, key: tls.key } : {}),
+    }),
   );
   return new Client(address, credentials, options);
 }

@@ -8,8 +8,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import type { CompiledExposition, GrpcCall } from "@atrium/contract";
-import { freePort } from "@atrium/control-plane/testing";
+import { createPki, freePort, type TestPki } from "@atrium/control-plane/testing";
 import { circuitBreaker } from "@atrium/crds";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
@@ -17,7 +18,6 @@ import { Metadata } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Backends } from "../backend.ts";
 import { ExpositionRegistry } from "../registry.ts";
-import { createPki, type TestPki } from "../test-pki.ts";
 import { compileToolset } from "../tools/compile.ts";
 import { exposition } from "../tools/fixtures.ts";
 import type { CallToolResult } from "../tools/mcp.ts";
@@ -305,6 +305,19 @@ describe("gRPC over TLS", () => {
       );
     } finally {
       await expired.close();
+    }
+  });
+
+  it("trusts Node's CA store without the plan's CAs, as an https backend does (NODE_EXTRA_CA_CERTS)", async () => {
+    // NODE_EXTRA_CA_CERTS is read when Node starts; setDefaultCACertificates changes the same store.
+    // grpc-js's own default would be GRPC_DEFAULT_SSL_ROOTS_FILE_PATH, when set, instead.
+    const system = getCACertificates("default");
+    setDefaultCACertificates([...system, ca]);
+    try {
+      const outcome = await getPet(undefined);
+      expect(outcome.kind === "response" && outcome.response.grpc.code).toBe(0);
+    } finally {
+      setDefaultCACertificates(system);
     }
   });
 
