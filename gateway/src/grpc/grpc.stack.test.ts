@@ -6,9 +6,14 @@
  * secret and header policy reach the server as metadata; its timeout is the call's deadline; its
  * grpc.maxStreamMessages cuts a stream. Both clients check each result against their schema of the
  * protocol, and structuredContent against the tool's outputSchema; every listed schema also
- * compiles in a strict Ajv2020.
+ * compiles in a strict Ajv2020. Over grpcs, to a server whose certificate a test CA signed for
+ * pets.internal: a plan with that CA and server name calls it; one without the CA, or without the
+ * name, gets an isError result naming the TLS check.
  */
-import { expose, useDuringTests } from "@atrium/control-plane/testing";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createPki, expose, useDuringTests } from "@atrium/control-plane/testing";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
@@ -30,6 +35,25 @@ const backend = useDuringTests(
   () => startGrpcPetstore(),
   (started) => started.close(),
 );
+/** The petstore over TLS, its certificate of a test CA and for pets.internal only (not the address). */
+const secureBackend = useDuringTests(
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), "atrium-grpc-stack-tls-"));
+    const pki = await createPki(dir, "grpc-stack-ca");
+    const serving = await pki.issue("pets", { usage: "serverAuth", names: ["DNS:pets.internal"] });
+    return { dir, ca: pki.ca.cert, server: await startGrpcPetstore(serving) };
+  },
+  async ({ dir, server }) => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  },
+);
+/** The endpoint and API key of each plan on the TLS petstore, by how it trusts it. */
+const secure: Record<"trusted" | "untrusted" | "misnamed", { url: string; apiKey: string }> = {
+  trusted: { url: "", apiKey: "" },
+  untrusted: { url: "", apiKey: "" },
+  misnamed: { url: "", apiKey: "" },
+};
 useStack(async (stack: Stack) => {
   const admin = stack.controlPlane.admin;
   const secret = await admin.call("POST", "/api/v1/secrets", { name: "grpc-key", value: BACKEND_KEY });
@@ -45,8 +69,34 @@ useStack(async (stack: Stack) => {
       grpc: { maxStreamMessages: MAX_STREAM_MESSAGES },
     },
   });
+  const { ca, server } = secureBackend();
+  const overTls = {
+    trusted: { caBundle: ca, serverName: "pets.internal" },
+    untrusted: undefined,
+    misnamed: { caBundle: ca },
+  };
+  const secureIds: Partial<Record<keyof typeof secure, string>> = {};
+  for (const [name, backendTls] of Object.entries(overTls) as [keyof typeof secure, object | undefined][]) {
+    const plan = {
+      backendEndpoint: server.url,
+      apiKey: true,
+      backendTimeoutMs: 2_000,
+      ...(backendTls && { backendTls }),
+    };
+    const tls = await expose(admin, `pets-grpcs-${name}`, {
+      groupId: stack.groupId,
+      serviceId: exposed.serviceId,
+      plan,
+    });
+    secureIds[name] = tls.expositionId;
+    secure[name].apiKey = tls.apiKey ?? "";
+  }
   gateway = await stack.startGateway();
   await waitFor(() => gateway.registry.byId(exposed.expositionId) !== undefined, "the pets exposition served");
+  for (const [name, id = ""] of Object.entries(secureIds) as [keyof typeof secure, string][]) {
+    await waitFor(() => gateway.registry.byId(id) !== undefined, `the ${name} grpcs exposition served`);
+    secure[name].url = `${gateway.url}/mcp/${id}`;
+  }
   url = `${gateway.url}/mcp/${exposed.expositionId}`;
   apiKey = exposed.apiKey ?? "";
   const served = gateway.registry.byId(exposed.expositionId);
@@ -115,6 +165,46 @@ describe.each(clients)("gRPC tools with the official client ($era)", ({ connect 
       const invalid = await client.callTool({ name: names.GetPet ?? "", arguments: { id: "seven" } });
       expect(invalid.isError).toBe(true);
       expect(JSON.stringify(invalid.content)).toContain("Invalid arguments");
+    });
+  });
+});
+
+const eras = officialClients(() => secure.trusted).map(({ era }, index) => ({ era, index }));
+
+describe.each(eras)("a grpcs backend with the official client ($era)", ({ index }) => {
+  const getPet = async (plan: keyof typeof secure) => {
+    const connect = officialClients(() => secure[plan])[index]?.connect;
+    if (!connect) throw new Error(`no client ${index}`);
+    let result: Record<string, unknown> | undefined;
+    await withClient(connect, async (client) => {
+      result = await client.callTool({ name: names.GetPet ?? "", arguments: { id: "7" } });
+    });
+    return result;
+  };
+
+  it("calls it through the plan's backendTls: the test CA trusted, the certificate's name verified", async () => {
+    const trusted = await getPet("trusted");
+    expect(trusted?.isError).toBeFalsy();
+    expect(trusted?.structuredContent).toEqual(rex);
+  });
+
+  it("answers an isError result naming the TLS check without the plan's CA, or for another name", async () => {
+    expect(await getPet("untrusted")).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: expect.stringMatching(
+            /^The backend's TLS certificate \(for 127\.0\.0\.1\) is signed by a CA the plan does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/,
+          ),
+        },
+      ],
+    });
+    expect(await getPet("misnamed")).toMatchObject({
+      isError: true,
+      content: [
+        { type: "text", text: expect.stringMatching(/^The backend's TLS certificate is not for 127\.0\.0\.1: /) },
+      ],
     });
   });
 });
