@@ -19,6 +19,14 @@ function described(errors: readonly GraphQLError[]): { text: string; location: S
   return { text: `${shown.join("; ")}${more}`, location: errors[0] ? locationOf(errors[0]) : undefined };
 }
 
+export function graphqlTooDeep(maxDepth: number, location: SourceLocation | undefined): OpenApiImportError {
+  return new OpenApiImportError(
+    "OPENAPI_TOO_LARGE",
+    `The GraphQL schema is nested more than ${maxDepth} levels deep${describeLocation(location)}: no type needs that many list levels, nor a value that many nested objects or lists; flatten it`,
+    location,
+  );
+}
+
 export function graphqlSyntax(error: GraphQLError): OpenApiImportError {
   const location = locationOf(error);
   return new OpenApiImportError(

@@ -1,7 +1,8 @@
 /**
  * GraphQL Services through the REST API on PGlite: imported as an upload (the kind given, or told
- * from the content) or inline, refused with a located 422 when the SDL is invalid, and published
- * by a plan at the endpoint's http(s) URL (the gateways call GraphQL).
+ * from the content) or inline, refused with a located 422 when the SDL is invalid or nested past
+ * the depth limit (nothing stored), and published by a plan at the endpoint's http(s) URL (the
+ * gateways call GraphQL).
  */
 import { buildSchema, introspectionFromSchema } from "graphql";
 import { describe, expect, it } from "vitest";
@@ -44,12 +45,22 @@ describe("GraphQL Services through the REST API on pglite", () => {
     expect(inline.body.kind).toBe("graphql");
   });
 
-  it("refuses invalid SDL with its line and column, storing nothing", async () => {
+  it("refuses invalid SDL, and SDL nested past the depth limit, with its line and column, storing nothing", async () => {
     const { admin } = controlPlane();
     const sdl = "type Query {\n  a: Int\n  b: [Int\n}\n";
     const answer = await admin.call("POST", "/api/v1/services/import?name=broken&version=1&kind=graphql", sdl, upload);
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({ code: "GRAPHQL_SYNTAX", location: { line: 4, column: 1 } });
+    const deep = `type Query {\n  a(x: ${"[".repeat(5_000)}Int${"]".repeat(5_000)}): Int\n}\n`;
+    const tooDeep = await admin.call(
+      "POST",
+      "/api/v1/services/import?name=broken&version=1&kind=graphql",
+      deep,
+      upload,
+    );
+    expect(tooDeep.status).toBe(422);
+    expect(tooDeep.body).toMatchObject({ code: "OPENAPI_TOO_LARGE", location: { line: 2, column: 134 } });
+    expect(tooDeep.body.detail).toContain("The GraphQL schema is nested more than 128 levels deep");
     const list = await admin.call("GET", "/api/v1/services");
     expect(JSON.stringify(list.body)).not.toContain("broken");
   });

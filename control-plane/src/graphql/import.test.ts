@@ -139,6 +139,43 @@ describe("GraphQL import", () => {
     expect(error.message).toContain("split the schema into several services");
   });
 
+  it("refuses SDL nested past the depth limit before parsing it, at the line and column where it does", () => {
+    // `{` and `(` open two levels: a type of 126 list levels reaches the limit of 128, one more passes it.
+    const listOf = (levels: number) => `type Query {\n  f(a: ${"[".repeat(levels)}Int${"]".repeat(levels)}): Int\n}\n`;
+    expect(importGraphqlText(listOf(126)).operations).toHaveLength(1);
+    const error = importError(listOf(127));
+    expect(error.code).toBe("OPENAPI_TOO_LARGE");
+    expect(error.location).toEqual({ line: 2, column: 134 });
+    expect(error.message).toBe(
+      "The GraphQL schema is nested more than 128 levels deep (line 2, column 134): no type needs that many " +
+        "list levels, nor a value that many nested objects or lists; flatten it",
+    );
+    // Deep enough to exhaust the parser's stack, or to cost minutes: refused as fast.
+    const started = performance.now();
+    expect(importError(listOf(100_000)).location).toEqual({ line: 2, column: 134 });
+    const nestedDefault = `type Query {\n  f(a: In): Int\n}\ninput In {\n  v: In = ${"{v: ".repeat(200)}null${"}".repeat(200)}\n}\n`;
+    expect(importError(nestedDefault).location).toEqual({ line: 5, column: 519 });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("refuses introspection JSON nested past the depth limit, at its pointer, line and column", () => {
+    const introspection = introspectionFromSchema(buildSchema("type Query {\n  f(a: [Int]): Int\n}\n"));
+    const listType = '{"kind":"LIST","name":null,"ofType":{"name":"Int","kind":"SCALAR","ofType":null}}';
+    const json = JSON.stringify(introspection).replace(listType, (list) => {
+      const levels = 5_000;
+      return `${'{"kind":"LIST","name":null,"ofType":'.repeat(levels)}${list}${"}".repeat(levels)}`;
+    });
+    expect(json.length).toBeGreaterThan(100_000);
+    const started = performance.now();
+    const error = importError(json);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(error.code).toBe("OPENAPI_TOO_LARGE");
+    expect(error.message).toMatch(
+      /^The GraphQL schema is nested more than 128 levels deep at \/__schema\/types\/0\/fields\/0\/args\/0\/type(\/ofType)+ \(line 1, column \d+\): /,
+    );
+    expect(error.location).toMatchObject({ line: 1, column: expect.any(Number) });
+  });
+
   it("stores the output types and each operation's document head, which rebuild the stored documents", () => {
     const source = imported.graphql;
     expect(source?.roots.products).toEqual({

@@ -14,6 +14,16 @@ export function protoSyntax(reason: string, location: SourceLocation): OpenApiIm
   );
 }
 
+/** A .proto file nested past protobufjs's limits (protoc's): `reason` says which nesting, and what to do. */
+export function protoTooDeep(reason: string, file: string, line: number | undefined): OpenApiImportError {
+  const location = { file, ...(line === undefined ? {} : { line }) };
+  return new OpenApiImportError(
+    "OPENAPI_TOO_LARGE",
+    `The .proto file is nested too deep${describeLocation(location)}: ${reason}`,
+    location,
+  );
+}
+
 export function missingImport(file: string, imported: string, line: number | undefined): OpenApiImportError {
   const location = { file, ...(line === undefined ? {} : { line }) };
   return new OpenApiImportError(

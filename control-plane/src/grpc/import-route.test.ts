@@ -1,7 +1,7 @@
 /**
  * gRPC Services through the REST API on PGlite: imported from .proto files (POST /services with
  * protoFiles) or one uploaded file told from its content, refused with a located 422 (nothing
- * stored) when the files are broken, refused by the schema when the source does not fit the kind,
+ * stored) when the files are broken or nested past protoc's depth, refused by the schema when the source does not fit the kind,
  * and never published by a plan that could not call it.
  */
 import { describe, expect, it } from "vitest";
@@ -69,6 +69,12 @@ describe("gRPC Services through the REST API on pglite", () => {
     );
     expect(syntax.status).toBe(422);
     expect(syntax.body).toMatchObject({ code: "GRPC_SYNTAX", location: { file: "inline.proto", line: 5 } });
+    const open = Array.from({ length: 40 }, (_, level) => `message M${level} {`).join("\n");
+    const deep = `syntax = "proto3";\n${open}\n${"}".repeat(40)}\nservice S { rpc Get(M0) returns (M0); }\n`;
+    const tooDeep = await admin.call("POST", "/api/v1/services/import?name=broken&version=1&kind=grpc", deep, upload);
+    expect(tooDeep.status).toBe(422);
+    expect(tooDeep.body).toMatchObject({ code: "OPENAPI_TOO_LARGE", location: { file: "inline.proto", line: 34 } });
+    expect(tooDeep.body.detail).toContain("messages are nested more than 32 levels deep");
     const list = await admin.call("GET", "/api/v1/services");
     expect(JSON.stringify(list.body)).not.toContain("broken");
   });

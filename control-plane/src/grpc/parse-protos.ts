@@ -19,7 +19,15 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import protobuf from "protobufjs";
 import type { OpenApiImportError } from "../openapi/errors.ts";
-import { duplicateFile, duplicateSymbol, missingImport, protoSyntax, unknownType, unsupportedProto } from "./errors.ts";
+import {
+  duplicateFile,
+  duplicateSymbol,
+  missingImport,
+  protoSyntax,
+  protoTooDeep,
+  unknownType,
+  unsupportedProto,
+} from "./errors.ts";
 import { wellKnownFiles } from "./well-known.ts";
 
 export type ProtoUpload = { path: string; content: string };
@@ -107,7 +115,9 @@ function parseFile(upload: ProtoUpload): ParsedFile {
   try {
     result = protobuf.parse(text, new protobuf.Root(), { keepCase: true, alternateCommentMode: true });
   } catch (error) {
-    throw parseError(upload.path, text, error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    if (message === "max depth exceeded") throw tooDeepProto(upload.path, text);
+    throw parseError(upload.path, text, message);
   }
   // protobufjs reads editions too; the descriptors written here (and the gateways) know proto2 and proto3 only.
   const statements = text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, "");
@@ -123,6 +133,46 @@ function parseFile(upload: ProtoUpload): ParsedFile {
     root: result.root,
   };
 }
+
+/**
+ * protobufjs's "max depth exceeded", located: the first message (or group) nested past protoc's
+ * limit of 32 levels (`nestingLimit`), or the first brace of an option value past 100 levels
+ * (`recursionLimit`). Comments and strings are blanked first, their lines kept.
+ */
+function tooDeepProto(path: string, text: string): OpenApiImportError {
+  const code = text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, (skipped) =>
+    skipped.replace(/[^\n]/g, " "),
+  );
+  const { nestingLimit, recursionLimit } = protobuf.util;
+  const bodies: boolean[] = []; // each open brace: a message's or group's body, or not
+  let messages = 0;
+  let declared = false; // a `message` or `group` keyword since the last `;`, `{` or `}`
+  for (const match of code.matchAll(/\b(?:message|group)\b|[{};]/g)) {
+    const token = match[0];
+    if (token === "message" || token === "group") {
+      declared = true;
+      continue;
+    }
+    if (token === "}" && bodies.pop()) messages--;
+    if (token === "{") {
+      bodies.push(declared);
+      if (declared) messages++;
+      const line = () => code.slice(0, match.index).split("\n").length;
+      if (messages > nestingLimit) return protoTooDeep(messagesTooDeep(nestingLimit), path, line());
+      if (bodies.length > recursionLimit)
+        return protoTooDeep(
+          `an option value is nested more than ${recursionLimit} levels deep (protoc's limit)`,
+          path,
+          line(),
+        );
+    }
+    declared = false;
+  }
+  return protoTooDeep(messagesTooDeep(nestingLimit), path, undefined);
+}
+
+const messagesTooDeep = (limit: number) =>
+  `messages are nested more than ${limit} levels deep (protoc's limit): declare the inner messages at the top level and refer to them by name`;
 
 /** protobufjs says `illegal token 'x' (line 3)`: the line, and the column where the token is on it. */
 function parseError(path: string, text: string, message: string): OpenApiImportError {

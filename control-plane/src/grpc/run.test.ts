@@ -148,6 +148,31 @@ describe("gRPC import through server reflection", () => {
     expect(error.code).toBe("OPENAPI_URL_INVALID");
   });
 
+  it("refuses messages nested past protoc's 32 levels, at the line where they do", async () => {
+    const nested = (levels: number) =>
+      [
+        'syntax = "proto3";',
+        "// message Decoy { { { is a comment",
+        ...Array.from({ length: levels }, (_, level) => `message M${level} { // "{"`),
+        "int32 x = 1;",
+        "}".repeat(levels),
+        "service S { rpc Get(M0) returns (M0); }",
+      ].join("\n");
+    const accepted = await importGrpcService({ text: nested(32) });
+    expect(accepted.operations.map((operation) => operation.operationId)).toEqual(["S_Get"]);
+    const error = await importError({ text: nested(33) });
+    expect(error.code).toBe("OPENAPI_TOO_LARGE");
+    expect(error.location).toEqual({ file: "inline.proto", line: 35 });
+    expect(error.message).toBe(
+      "The .proto file is nested too deep in inline.proto (line 35): messages are nested more than 32 levels " +
+        "deep (protoc's limit): declare the inner messages at the top level and refer to them by name",
+    );
+    const options = `syntax = "proto3";\nmessage M { int32 x = 1 [(o) = ${"{a ".repeat(150)}${"}".repeat(150)}]; }\n`;
+    expect((await importError({ text: options })).message).toContain(
+      "(line 2): an option value is nested more than 100 levels deep (protoc's limit)",
+    );
+  });
+
   it("holds .proto files to the import's byte limit", async () => {
     const error = await importError({ protoFiles: petstoreFiles }, { maxBytes: 100 });
     expect(error.code).toBe("OPENAPI_TOO_LARGE");
