@@ -6,16 +6,20 @@
  * builds its events and plan bodies from them.
  */
 import {
+  authorizationCodeFields,
   backendSecretFields,
+  backendSecretSources,
   backendTls,
   bearerPlacementRule,
   configurationPlanSpec,
   elicitSignIn,
   exactlyOneOf,
   exchangedBearerPlacementRule,
+  grantedBearerPlacementRule,
   mcpPrompt,
   mcpResource,
   mcpResourceTemplate,
+  oauth2AuthorizationCode,
   oauth2ClientCredentials,
   storedCustomTool,
   tokenExchange,
@@ -32,10 +36,11 @@ export const planBackendSecret = exactlyOneOf(
     secretId: storedSecretId.optional(),
     oauth2ClientCredentials: oauth2ClientCredentials("secretId", storedSecretId).optional(),
     tokenExchange: tokenExchange("secretId", storedSecretId).optional(),
+    oauth2AuthorizationCode: oauth2AuthorizationCode("secretId", storedSecretId).optional(),
     ...backendSecretFields,
   }),
-  ["secretId", "env", "elicit", "oauth2ClientCredentials", "tokenExchange"],
-  [bearerPlacementRule, exchangedBearerPlacementRule],
+  backendSecretSources("secretId"),
+  [bearerPlacementRule, exchangedBearerPlacementRule, grantedBearerPlacementRule],
 );
 /** The CR's backend TLS, with a stored secret's id where the CR names a SecretSource. */
 export const planBackendTls = backendTls("secretId", storedSecretId);
@@ -69,7 +74,7 @@ const resolvedValue = {
  */
 const resolvedClientSecret = z.object({ source: z.enum(["value", "env"]), ...resolvedValue });
 export const resolvedBackendSecret = z.object({
-  source: z.enum(["value", "env", "elicit", "oauth2ClientCredentials", "tokenExchange"]),
+  source: z.enum(["value", "env", "elicit", "oauth2ClientCredentials", "tokenExchange", "oauth2AuthorizationCode"]),
   ...resolvedValue,
   description: z.string().optional(),
   /** Source "elicit": the page signs the user in before it takes a credential. */
@@ -79,6 +84,8 @@ export const resolvedBackendSecret = z.object({
     .extend({ clientSecret: resolvedClientSecret })
     .optional(),
   tokenExchange: z.object({ ...tokenExchangeFields, clientSecret: resolvedClientSecret }).optional(),
+  /** Source "oauth2AuthorizationCode": each user's grant; no clientSecret for a public client. */
+  authorizationCode: z.object({ ...authorizationCodeFields, clientSecret: resolvedClientSecret.optional() }).optional(),
   in: backendSecretFields.in,
   name: backendSecretFields.name,
   prefix: backendSecretFields.prefix,

@@ -28,8 +28,11 @@ export { backendTls, gatewayFilePath } from "./kinds/backend-tls.ts";
 export { type CircuitBreakerSettings, circuitBreaker } from "./kinds/circuit-breaker.ts";
 export {
   ACCESS_TOKEN_TYPE,
+  AUTHORIZATION_CALLBACK_PATH,
+  authorizationCodeFields,
   backendSecret,
   backendSecretFields,
+  backendSecretSources,
   bearerPlacementRule,
   ConfigurationPlan,
   configurationPlanRules,
@@ -37,7 +40,9 @@ export {
   configurationPlanWarnings,
   elicitSignIn,
   exchangedBearerPlacementRule,
+  grantedBearerPlacementRule,
   headerPolicy,
+  oauth2AuthorizationCode,
   oauth2ClientCredentials,
   oauthSettings,
   planLimits,

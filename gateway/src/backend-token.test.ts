@@ -464,7 +464,7 @@ describe("through a control plane and a gateway", () => {
       "leave in, name and prefix unset",
     );
     expect(await refused({ oauth2ClientCredentials: credentials, env: "${env:Y}" })).toContain(
-      "exactly one of secretId, env, elicit, oauth2ClientCredentials, tokenExchange must be set",
+      "exactly one of secretId, env, elicit, oauth2ClientCredentials, tokenExchange, oauth2AuthorizationCode must be set",
     );
     expect(
       await refused({

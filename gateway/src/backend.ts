@@ -50,6 +50,7 @@ import {
   isRefusal,
   type Ticket,
 } from "./circuit-breaker.ts";
+import { asksEachUser } from "./elicitation/flow.ts";
 import { grpcMetadata, sendGrpc } from "./grpc/call.ts";
 import { GrpcChannels, grpcTlsFailure, isGrpcOrigin } from "./grpc/channels.ts";
 import { ExchangedTokens } from "./token-exchange.ts";
@@ -117,7 +118,7 @@ async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefin
 }
 
 /** A secret's value: decrypted by the control plane, or read from the gateway's environment. */
-function secretValue(secret: { source: string; value?: string; variable?: string }): string | undefined {
+export function secretValue(secret: { source: string; value?: string; variable?: string }): string | undefined {
   return secret.source === "value" ? secret.value : fromEnvironment(secret.variable ?? "");
 }
 
@@ -205,9 +206,10 @@ export class Backends {
       forgetBearer = got.forget;
       headers.authorization = `Bearer ${bearer}`;
     } else if (secret) {
-      const value = secret.source === "elicit" ? scope.credential : secretValue(secret);
-      // Fail closed: an elicited secret is never replaced by no credential at all.
-      if (value === undefined && secret.source === "elicit")
+      const own = asksEachUser(secret);
+      const value = own ? scope.credential : secretValue(secret);
+      // Fail closed: a user's own credential is never replaced by no credential at all.
+      if (value === undefined && own)
         return { kind: "error", message: "The backend needs your own credential, and none was given" };
       if (value === undefined) {
         return this.withCorrelation("The gateway has no value for the backend secret", "backend secret not set", {

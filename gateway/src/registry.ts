@@ -23,6 +23,7 @@ import {
 import { serviceKind } from "@atrium/crds";
 import { z } from "zod";
 import { backendTlsRefusal, DEFAULT_TLS_FILE_DIRS } from "./backend-tls.ts";
+import { asksEachUser } from "./elicitation/flow.ts";
 import { DEFAULT_ENV_ALLOW, type EnvPolicy, envPolicy } from "./env-policy.ts";
 import { ExpositionLimiter } from "./limits.ts";
 import { type CompiledTemplate, compileTemplates } from "./mcp/resources.ts";
@@ -87,12 +88,12 @@ export function serve(
 ): ServedExposition {
   const secret = exposition.plan.backendSecret;
   // Fail closed: serving it would call the backend without the credential each user was to give.
-  if (secret?.source === "elicit" && !canElicit)
+  if (asksEachUser(secret) && !canElicit)
     throw new RefusedExposition(
       "unsupported",
-      "its plan's backend secret is elicited from each user (backendSecret.elicit), and this gateway has no " +
-        "cluster key to keep those credentials with: set ATRIUM_GATEWAY_CLUSTER_KEY_FILE (the same key on every " +
-        "replica)",
+      `its plan's backend secret is each user's own (backendSecret.${secret?.source === "elicit" ? "elicit" : "oauth2AuthorizationCode"}), ` +
+        "and this gateway has no cluster key to keep those credentials with: set ATRIUM_GATEWAY_CLUSTER_KEY_FILE " +
+        "(the same key on every replica)",
     );
   // Fail closed: the setting would do nothing, and calls would be refused instead of asked.
   if (exposition.plan.elicitMissingArguments && !canElicit)
@@ -105,7 +106,7 @@ export function serve(
   const variable =
     secret?.source === "env"
       ? secret.variable
-      : (secret?.clientCredentials ?? secret?.tokenExchange)?.clientSecret.variable;
+      : (secret?.clientCredentials ?? secret?.tokenExchange ?? secret?.authorizationCode)?.clientSecret?.variable;
   if (variable !== undefined) {
     const refused = allowEnv(variable);
     if (refused) throw new RefusedExposition("environment", refused);

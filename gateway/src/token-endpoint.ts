@@ -2,7 +2,8 @@
  * One request to a backend authorization server's token endpoint, with undici: the client's
  * authentication (client_secret_basic, client_secret_post, or private_key_jwt per RFC 7523), a
  * timeout, a bounded answer, and the answer checked for a usable bearer token. Shared by client
- * credentials (backend-token.ts) and token exchange (token-exchange.ts).
+ * credentials (backend-token.ts), token exchange (token-exchange.ts) and each user's authorization
+ * code grant (elicitation/backend-grant.ts).
  *
  * The token endpoint's answer never reaches the client: a failure is described by its HTTP status
  * (and a registered OAuth error code), with a correlation id added by the caller; the log gets the
@@ -21,7 +22,7 @@ export interface TokenFailure {
   details: Record<string, unknown>;
 }
 export type TokenOutcome = { kind: "token"; token: string } | TokenFailure;
-export type IssuedToken = { kind: "token"; token: string; lifetimeMs: number };
+export type IssuedToken = { kind: "token"; token: string; lifetimeMs: number; refreshToken?: string };
 
 /** How long a token whose answer gives no `expires_in` is kept. */
 export const DEFAULT_LIFETIME_MS = 300_000;
@@ -40,8 +41,8 @@ const ERROR_CODE_PATTERN = /^[\x20\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 
 export interface ClientAuthentication {
   clientId: string;
-  tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
-  /** The client secret, or for private_key_jwt the PEM private key. */
+  tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+  /** The client secret, or for private_key_jwt the PEM private key; unused by a public client (none). */
   secret: string;
 }
 
@@ -74,7 +75,10 @@ async function authenticate(
   form: URLSearchParams,
   headers: Record<string, string>,
 ): Promise<void> {
-  if (client.tokenEndpointAuthMethod === "client_secret_post") {
+  if (client.tokenEndpointAuthMethod === "none") {
+    // A public client (RFC 6749 section 2.1): its id only; PKCE protects the code.
+    form.set("client_id", client.clientId);
+  } else if (client.tokenEndpointAuthMethod === "client_secret_post") {
     form.set("client_id", client.clientId);
     form.set("client_secret", client.secret);
   } else if (client.tokenEndpointAuthMethod === "private_key_jwt") {
@@ -198,10 +202,17 @@ export async function requestToken(asked: TokenRequest): Promise<IssuedToken | T
       problem,
     });
   }
+  const refreshToken = answer?.refresh_token;
   return {
     kind: "token",
     token,
     lifetimeMs: typeof expiresIn === "number" ? expiresIn * 1000 : DEFAULT_LIFETIME_MS,
+    // Kept only when it could be sent back: a refresh token is opaque, but bounded and printable.
+    ...(typeof refreshToken === "string" &&
+    refreshToken.length <= MAX_TOKEN_LENGTH &&
+    /^[\x21-\x7e]+$/.test(refreshToken)
+      ? { refreshToken }
+      : {}),
   };
 }
 

@@ -82,6 +82,10 @@ async function checkReferences(tx: Tx, organizationId: string, body: z.output<ty
       secret?.oauth2ClientCredentials?.clientSecret.secretId,
     ],
     ["body.backendSecret.tokenExchange.clientSecret.secretId", secret?.tokenExchange?.clientSecret.secretId],
+    [
+      "body.backendSecret.oauth2AuthorizationCode.clientSecret.secretId",
+      secret?.oauth2AuthorizationCode?.clientSecret?.secretId,
+    ],
     ["body.backendTls.clientCertificate.secretId", body.backendTls?.clientCertificate?.secretId],
     ["body.backendTls.clientKey.secretId", body.backendTls?.clientKey?.secretId],
   ] as const) {
@@ -114,6 +118,8 @@ function requireEnvReferenceWriterFor(
     requireEnvReferenceWriter(principal, "body.backendSecret.oauth2ClientCredentials.clientSecret.env");
   if (secret?.tokenExchange?.clientSecret.env)
     requireEnvReferenceWriter(principal, "body.backendSecret.tokenExchange.clientSecret.env");
+  if (secret?.oauth2AuthorizationCode?.clientSecret?.env)
+    requireEnvReferenceWriter(principal, "body.backendSecret.oauth2AuthorizationCode.clientSecret.env");
   const tls = body.backendTls;
   for (const [field, file] of [
     ["body.backendTls.caFile", tls?.caFile],

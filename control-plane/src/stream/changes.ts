@@ -86,6 +86,8 @@ async function affectedExpositions(
               or(
                 sql`${configurationPlans.settings} -> 'backendSecret' ->> 'secretId' = ${id}`,
                 sql`${configurationPlans.settings} #>> '{backendSecret,oauth2ClientCredentials,clientSecret,secretId}' = ${id}`,
+                sql`${configurationPlans.settings} #>> '{backendSecret,tokenExchange,clientSecret,secretId}' = ${id}`,
+                sql`${configurationPlans.settings} #>> '{backendSecret,oauth2AuthorizationCode,clientSecret,secretId}' = ${id}`,
                 sql`${configurationPlans.settings} #>> '{backendTls,clientCertificate,secretId}' = ${id}`,
                 sql`${configurationPlans.settings} #>> '{backendTls,clientKey,secretId}' = ${id}`,
               ),

@@ -133,12 +133,13 @@ export async function compileExpositions(
   return compiled;
 }
 
-/** The stored secrets a plan's backend secret names: its own, or its client credentials' or token exchange's client secret. */
+/** The stored secrets a plan's backend secret names: its own, or its OAuth client's secret. */
 export function storedSecretIds(secret: PlanSettings["backendSecret"]): string[] {
   const id =
     secret?.secretId ??
     secret?.oauth2ClientCredentials?.clientSecret.secretId ??
-    secret?.tokenExchange?.clientSecret.secretId;
+    secret?.tokenExchange?.clientSecret.secretId ??
+    secret?.oauth2AuthorizationCode?.clientSecret?.secretId;
   return id ? [id] : [];
 }
 
@@ -181,6 +182,18 @@ function resolveBackendSecret(
   if (exchange) {
     const clientSecret = clientSecretOf(exchange.clientSecret);
     return { source: "tokenExchange", tokenExchange: { ...exchange, clientSecret }, ...placement };
+  }
+  const code = secret.oauth2AuthorizationCode;
+  if (code) {
+    const { clientSecret, ...settings } = code;
+    // Each user's own token, always as a bearer (the schema refuses another placement).
+    return {
+      source: "oauth2AuthorizationCode",
+      authorizationCode: { ...settings, ...(clientSecret ? { clientSecret: clientSecretOf(clientSecret) } : {}) },
+      in: "header",
+      name: "Authorization",
+      prefix: "Bearer ",
+    };
   }
   const signIn = secret.elicit?.signIn;
   return {

@@ -234,11 +234,16 @@ export const configurationPlanRules: readonly ObjectRule[] = [
   },
   {
     message:
-      "elicitMissingArguments cannot be combined with backendSecret.elicit: both answer input_required with a " +
-      "requestState of their own, and a call has one",
+      "elicitMissingArguments cannot be combined with backendSecret.elicit or oauth2AuthorizationCode: both " +
+      "answer input_required with a requestState of their own, and a call has one",
     path: ["elicitMissingArguments"],
-    cel: "!has(self.elicitMissingArguments) || !self.elicitMissingArguments || !has(self.backendSecret) || !has(self.backendSecret.elicit)",
-    holds: (plan) => plan.elicitMissingArguments !== true || field(plan.backendSecret, "elicit") === undefined,
+    cel:
+      "!has(self.elicitMissingArguments) || !self.elicitMissingArguments || !has(self.backendSecret) || " +
+      "(!has(self.backendSecret.elicit) && !has(self.backendSecret.oauth2AuthorizationCode))",
+    holds: (plan) =>
+      plan.elicitMissingArguments !== true ||
+      (field(plan.backendSecret, "elicit") === undefined &&
+        field(plan.backendSecret, "oauth2AuthorizationCode") === undefined),
   },
   {
     message:
@@ -388,7 +393,7 @@ export function clientSecretSource<K extends string, S extends z.ZodType>(key: K
 }
 
 /** Set only in the Authorization header as a bearer: a placement the token would not follow is refused. */
-function bearerPlacement(source: "oauth2ClientCredentials" | "tokenExchange"): ObjectRule {
+function bearerPlacement(source: "oauth2ClientCredentials" | "tokenExchange" | "oauth2AuthorizationCode"): ObjectRule {
   return {
     message:
       `with ${source} the token is always sent as 'Authorization: Bearer <token>': leave in, name and ` +
@@ -406,6 +411,7 @@ function bearerPlacement(source: "oauth2ClientCredentials" | "tokenExchange"): O
 }
 export const bearerPlacementRule = bearerPlacement("oauth2ClientCredentials");
 export const exchangedBearerPlacementRule = bearerPlacement("tokenExchange");
+export const grantedBearerPlacementRule = bearerPlacement("oauth2AuthorizationCode");
 
 /** The `oauth2ClientCredentials` source, with its client secret named the way the surface names a stored secret. */
 export function oauth2ClientCredentials<K extends string, S extends z.ZodType>(key: K, stored: S) {
@@ -469,18 +475,108 @@ export function tokenExchange<K extends string, S extends z.ZodType>(key: K, sto
   );
 }
 
+/** The backend secret's sources, exactly one of which a plan sets; `stored` names a stored secret. */
+export const backendSecretSources = <K extends string>(stored: K) =>
+  [stored, "env", "elicit", "oauth2ClientCredentials", "tokenExchange", "oauth2AuthorizationCode"] as const;
+
+/** Where the backend's authorization server sends the user back, under the gateway's origin. */
+export const AUTHORIZATION_CALLBACK_PATH = "/elicitations/authorized";
+
+/**
+ * OAuth 2.0 authorization code with PKCE (RFC 6749 section 4.1, RFC 7636) for the backend, each
+ * user's own grant: what the CRD and the REST API share. Each builds `clientSecret` from its own
+ * way of naming a stored secret.
+ */
+export const authorizationCodeFields = {
+  issuer: tokenExchangeFields.issuer,
+  authorizationUrl: httpUrl
+    .optional()
+    .describe(
+      "Authorization endpoint of the backend's authorization server, where the user's browser is sent; with " +
+        "tokenUrl, instead of issuer.",
+    ),
+  tokenUrl: clientCredentialsFields.tokenUrl.optional(),
+  revocationUrl: httpUrl
+    .optional()
+    .describe(
+      "RFC 7009 revocation endpoint: a grant the user revokes on the page is also revoked there. With issuer, " +
+        "read from its metadata when not set; none: the grant is only forgotten.",
+    ),
+  clientId: clientCredentialsFields.clientId,
+  tokenEndpointAuthMethod: z
+    .enum(["client_secret_basic", "client_secret_post", "none"])
+    .optional()
+    .describe(
+      "How the client authenticates at the token endpoint: client_secret_basic (HTTP Basic, the default with a " +
+        "clientSecret), client_secret_post, or none (a public client, the default without one; PKCE protects " +
+        "the code either way).",
+    ),
+  scopes: stringSet(scopeToken).optional().describe("Scopes asked for (the authorization request's scope)."),
+  resource: clientCredentialsFields.resource,
+  description: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe("What the user is told the authorization is for (the elicitation's message)."),
+};
+
+/** The `oauth2AuthorizationCode` source, with its client secret named the way the surface names a stored secret. */
+export function oauth2AuthorizationCode<K extends string, S extends z.ZodType>(key: K, stored: S) {
+  return withRules(
+    z.object({
+      ...authorizationCodeFields,
+      clientSecret: clientSecretSource(key, stored)
+        .optional()
+        .describe(
+          `The client secret: exactly one of ${key}, env; none for a public client. Sent only to the token endpoint.`,
+        ),
+    }),
+    [
+      {
+        message: "set exactly one of issuer (RFC 8414 discovery) or authorizationUrl with tokenUrl",
+        path: ["issuer"],
+        cel:
+          "has(self.issuer) ? (!has(self.authorizationUrl) && !has(self.tokenUrl)) : " +
+          "(has(self.authorizationUrl) && has(self.tokenUrl))",
+        holds: (code) =>
+          code.issuer !== undefined
+            ? code.authorizationUrl === undefined && code.tokenUrl === undefined
+            : code.authorizationUrl !== undefined && code.tokenUrl !== undefined,
+      },
+      {
+        message: "a client authentication method other than none needs a clientSecret, and none takes no clientSecret",
+        path: ["tokenEndpointAuthMethod"],
+        cel: "!has(self.tokenEndpointAuthMethod) || (self.tokenEndpointAuthMethod == 'none') == !has(self.clientSecret)",
+        holds: (code) =>
+          code.tokenEndpointAuthMethod === undefined ||
+          (code.tokenEndpointAuthMethod === "none") === (code.clientSecret === undefined),
+      },
+    ],
+  ).describe(
+    "Each user authorizes the backend once, in a browser (authorization code with PKCE S256, through MCP URL " +
+      "elicitation, like elicit): the gateway's page sends them to the backend's authorization server, whose " +
+      `redirect URI is <gateway origin>${AUTHORIZATION_CALLBACK_PATH}, and keeps their access and refresh tokens ` +
+      "sealed in the credential store; calls send 'Authorization: Bearer <their token>', refreshed when it " +
+      "expires. A refused refresh or a backend 401 forgets the grant and asks again. With oauth the grant " +
+      "belongs to the token's user (every protocol version); without, to the 2025 MCP session. Needs a gateway " +
+      "cluster key.",
+  );
+}
+
 export const backendSecret = exactlyOneOf(
   z.object({
     secretSourceRef: secretSourceKeyRef.optional(),
     oauth2ClientCredentials: oauth2ClientCredentials("secretSourceRef", secretSourceKeyRef).optional(),
     tokenExchange: tokenExchange("secretSourceRef", secretSourceKeyRef).optional(),
+    oauth2AuthorizationCode: oauth2AuthorizationCode("secretSourceRef", secretSourceKeyRef).optional(),
     ...backendSecretFields,
   }),
-  ["secretSourceRef", "env", "elicit", "oauth2ClientCredentials", "tokenExchange"],
-  [bearerPlacementRule, exchangedBearerPlacementRule],
+  backendSecretSources("secretSourceRef"),
+  [bearerPlacementRule, exchangedBearerPlacementRule, grantedBearerPlacementRule],
 ).describe(
   "The credential the gateway sends to the backend: exactly one of secretSourceRef, env, elicit, " +
-    "oauth2ClientCredentials, tokenExchange.",
+    "oauth2ClientCredentials, tokenExchange, oauth2AuthorizationCode.",
 );
 
 export const configurationPlanSpec = z

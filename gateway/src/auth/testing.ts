@@ -2,7 +2,8 @@
  * Test support: a real OAuth 2.0 / OpenID Connect authorization server (oidc-provider) on
  * 127.0.0.1, issuing RS256 JWT access tokens through client credentials and through
  * authorization code + PKCE (logins finish by themselves, as user `alice` unless told
- * otherwise), and the private key it signs with, so tests can also hand-mint hostile tokens.
+ * otherwise) with refresh tokens and RFC 7009 revocation, and the private key it signs with, so
+ * tests can also hand-mint hostile tokens.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -43,12 +44,18 @@ export interface TestAuthorizationServer {
   clientCredentials(resource: string, scope?: string): Promise<string>;
   /** A token signed with the server's key, with any claims (hostile tokens). */
   mint(claims: JWTPayload, options?: { key?: SigningKey; alg?: string; expiresIn?: string | number }): Promise<string>;
-  /** How many times the key set was fetched. */
+  /** How many times the key set was fetched, and how many revocation requests it answered. */
   jwksFetches: number;
+  revocations: number;
   close(): Promise<void>;
 }
 
-function configuration(keys: SigningKey[]) {
+export interface AuthorizationServerOptions {
+  /** Lifetime of the JWT access tokens it issues for a resource (default 300 s). */
+  accessTokenTtlSeconds?: number;
+}
+
+function configuration(keys: SigningKey[], options: AuthorizationServerOptions) {
   return {
     clients: [
       {
@@ -70,8 +77,12 @@ function configuration(keys: SigningKey[]) {
     scopes: ["openid", "offline_access", ...SCOPES],
     clientBasedCORS: () => true,
     pkce: { required: () => true },
+    // A client allowed the refresh_token grant gets a refresh token with every authorization code.
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed("refresh_token"),
     features: {
       devInteractions: { enabled: false },
+      revocation: { enabled: true },
       clientCredentials: { enabled: true },
       registration: { enabled: true },
       resourceIndicators: {
@@ -82,7 +93,7 @@ function configuration(keys: SigningKey[]) {
           audience: resource,
           scope: SCOPES.join(" "),
           accessTokenFormat: "jwt",
-          accessTokenTTL: 300,
+          accessTokenTTL: options.accessTokenTtlSeconds ?? 300,
           jwt: { sign: { alg: "RS256" } },
         }),
       },
@@ -93,15 +104,18 @@ function configuration(keys: SigningKey[]) {
   };
 }
 
-export async function startAuthorizationServer(): Promise<TestAuthorizationServer> {
+export async function startAuthorizationServer(
+  options: AuthorizationServerOptions = {},
+): Promise<TestAuthorizationServer> {
   let server: Server | undefined;
   let provider: InstanceType<typeof Provider>;
   recordSecret("OAuth client secret", CLIENT_SECRET);
-  const state = { loginAs: "alice", jwksFetches: 0, keys: [await signingKey("key-1")] };
+  const state = { loginAs: "alice", jwksFetches: 0, revocations: 0, keys: [await signingKey("key-1")] };
   const listen = (port: number) =>
     new Promise<number>((resolve) => {
       server = createServer(async (req, res) => {
         if (req.url?.startsWith("/jwks")) state.jwksFetches += 1;
+        if (req.url?.startsWith("/token/revocation")) state.revocations += 1;
         const interaction = /^\/interaction\/([^/?]+)/.exec(req.url ?? "");
         if (!interaction) return provider.callback()(req, res);
         // Auto-login and consent: a grant of every requested scope for every requested resource.
@@ -129,7 +143,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
   const port = await listen(0);
   const issuer = `http://127.0.0.1:${port}`;
   const build = () => {
-    provider = new Provider(issuer, configuration(state.keys) as never);
+    provider = new Provider(issuer, configuration(state.keys, options) as never);
     // The gateway and the SDK client talk plain HTTP to 127.0.0.1.
     provider.proxy = true;
   };
@@ -149,6 +163,9 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     },
     get jwksFetches() {
       return state.jwksFetches;
+    },
+    get revocations() {
+      return state.revocations;
     },
     rotate: async (next) => {
       state.keys = [next, ...state.keys];

@@ -2,7 +2,8 @@
  * The cluster key (ATRIUM_GATEWAY_CLUSTER_KEY_FILE, the chart's keystore entry `cluster-key`):
  * every gateway of one cluster holds the same secret, and derives from it with HKDF-SHA256 one
  * AES-256-GCM key per purpose, so a sealed MRTR requestState can never be opened as an elicited
- * credential or the other way round (nor a credential's requestState as a missing-arguments one) (the page's sign-in state and proof have keys of their own too),
+ * credential or the other way round (nor a credential's requestState as a missing-arguments one; the page's sign-in state
+ * and proof, and a backend authorization's state, have keys of their own too),
  * and one HMAC-SHA256 key for the elicitation page's CSRF tokens. Each key has a short id (also derived) written in front of
  * what it seals: a keyring holds the current key and older ones, so a rotation can open what the
  * previous key sealed while sealing only with the new one.
@@ -10,7 +11,13 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** What a derived key is for; part of the HKDF info, so each purpose gets an unrelated key. */
-export type KeyPurpose = "request-state" | "argument-state" | "elicited-credential" | "sign-in-state" | "sign-in-proof";
+export type KeyPurpose =
+  | "request-state"
+  | "argument-state"
+  | "elicited-credential"
+  | "sign-in-state"
+  | "sign-in-proof"
+  | "grant-state";
 /** What a derived HMAC-SHA256 key signs (integrity without secrecy): the elicitation page's CSRF tokens. */
 export type SignPurpose = "elicitation-form";
 
@@ -42,6 +49,7 @@ function derive(master: Buffer): DerivedKeys {
       "elicited-credential": hkdf("atrium elicited-credential", 32),
       "sign-in-state": hkdf("atrium sign-in-state", 32),
       "sign-in-proof": hkdf("atrium sign-in-proof", 32),
+      "grant-state": hkdf("atrium grant-state", 32),
       "elicitation-form": hkdf("atrium elicitation-form", 32),
     },
   };

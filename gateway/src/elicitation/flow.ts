@@ -13,12 +13,18 @@
  * - The 2025 eras answer -32042 (URL_ELICITATION_REQUIRED) with the page's URL and its
  *   `elicitationId`; the credential belongs to the OAuth user, or to the MCP session when the plan
  *   has no `oauth`.
+ *
+ * With `backendSecret.oauth2AuthorizationCode` the same flow asks the user to authorize the
+ * backend instead: the page sends them to its authorization server, and what is stored is their
+ * grant (backend-grant.ts), whose access token calls send, refreshed when it expires; a grant
+ * that cannot be refreshed is forgotten and the user asked again.
  */
 import { RestProblemError } from "@atrium/contract/rest-client";
 import { TOO_MANY_CALLS } from "../mcp/overload.ts";
 import { ERROR, McpError } from "../mcp/protocol.ts";
 import type { ServedExposition } from "../registry.ts";
 import { isPlainObject } from "../tools/schema.ts";
+import type { BackendGrants } from "./backend-grant.ts";
 import type { ClusterKeyring } from "./cluster-keys.ts";
 import { credentialScope, type ElicitedCredentialStore, principalDigest } from "./credential-store.ts";
 import type { PendingElicitations } from "./pending-elicitations.ts";
@@ -29,6 +35,8 @@ export interface ElicitationServices {
   keyring: ClusterKeyring;
   store: ElicitedCredentialStore;
   pending: PendingElicitations;
+  /** Each user's grant at the backend's authorization server (oauth2AuthorizationCode). */
+  grants: BackendGrants;
 }
 
 /** One call's side of the flow, set by the endpoint on Expositions whose plan elicits. */
@@ -40,6 +48,11 @@ export interface ElicitationCall {
   principal: RequestPrincipal | undefined;
   /** The modern request's `clientCapabilities`. */
   capabilities?: unknown;
+}
+
+/** Whether the plan's backend secret is each user's own: given on the page (elicit) or granted there (oauth2AuthorizationCode). */
+export function asksEachUser(secret: { source: string } | undefined): boolean {
+  return secret?.source === "elicit" || secret?.source === "oauth2AuthorizationCode";
 }
 
 /** The key of the one input request, in `inputRequests` and `inputResponses`. */
@@ -68,7 +81,9 @@ export type FlowOutcome =
   | Elicited
   | { kind: "input-required"; result: InputRequiredResult }
   /** The user declined or cancelled the elicitation (modern `inputResponses`). */
-  | { kind: "declined"; action: string };
+  | { kind: "declined"; action: string }
+  /** The user's grant could not be refreshed for now (the authorization server's words, for the client). */
+  | { kind: "failed"; text: string };
 
 interface Asked {
   served: ServedExposition;
@@ -84,7 +99,38 @@ function record(value: unknown): Record<string, unknown> | undefined {
 
 function descriptionOf(served: ServedExposition): string {
   const secret = served.exposition.plan.backendSecret;
+  if (secret?.source === "oauth2AuthorizationCode")
+    return (
+      secret.authorizationCode?.description ??
+      `Authorize ${credentialScope(served.exposition).backend} to act for you (sign in at its authorization server)`
+    );
   return secret?.source === "elicit" && secret.description ? secret.description : "A credential for the backend";
+}
+
+/**
+ * The caller's stored credential: as given (elicit), or the access token of their grant, refreshed
+ * and stored again when it expires; undefined when there is none (or it is gone), so it is asked for.
+ */
+async function credentialOf(
+  call: ElicitationCall,
+  served: ServedExposition,
+  principal: RequestPrincipal,
+): Promise<string | { failed: string } | undefined> {
+  const { store, grants } = call.services;
+  const scope = credentialScope(served.exposition);
+  const stored = await fromControlPlane(store.get(scope, principal));
+  const settings = served.exposition.plan.backendSecret?.authorizationCode;
+  if (stored === undefined || !settings) return stored;
+  const outcome = await grants.current(
+    stored,
+    settings,
+    `${scope.expositionId} ${principalDigest(principal)}`,
+    (next) => fromControlPlane(store.put(scope, principal, JSON.stringify(next))),
+  );
+  if (outcome.kind === "token") return outcome.token;
+  if (outcome.kind === "error") return { failed: outcome.forClient };
+  await fromControlPlane(store.delete(scope, principal));
+  return undefined;
 }
 
 /** MCP 2026-07-28: the stored credential, or an `input_required` result asking for it. */
@@ -101,7 +147,7 @@ export async function modernCredential(call: ElicitationCall, asked: Asked): Pro
     );
   }
   const binding: RequestBinding = { principal, expositionId: served.exposition.id, tool, arguments: params.arguments };
-  const { keyring, store, pending } = call.services;
+  const { keyring, pending } = call.services;
   let echoed: { state: string; elicitationId: string } | undefined;
   if (params.requestState !== undefined) {
     if (typeof params.requestState !== "string")
@@ -112,7 +158,8 @@ export async function modernCredential(call: ElicitationCall, asked: Asked): Pro
     const action = record(record(params.inputResponses)?.[CREDENTIAL_INPUT])?.action;
     if (action === "decline" || action === "cancel") return { kind: "declined", action };
   }
-  const credential = await fromControlPlane(store.get(credentialScope(served.exposition), principal));
+  const credential = await credentialOf(call, served, principal);
+  if (typeof credential === "object") return { kind: "failed", text: credential.failed };
   if (credential !== undefined) return { kind: "credential", credential, principal };
   if (record(record(record(call.capabilities)?.elicitation)?.url) === undefined) {
     throw new McpError(
@@ -140,7 +187,8 @@ export async function legacyCredential(call: ElicitationCall, asked: Asked): Pro
   const { principal } = call;
   // The endpoint always sets one in these eras (the OAuth user or the session); without, fail closed.
   if (!principal) throw new McpError(ERROR.invalidRequest, "No user or session to ask a credential of", 400);
-  const credential = await fromControlPlane(call.services.store.get(credentialScope(served.exposition), principal));
+  const credential = await credentialOf(call, served, principal);
+  if (typeof credential === "object") return { kind: "failed", text: credential.failed };
   if (credential !== undefined) return { kind: "credential", credential, principal };
   const { id } = await fromControlPlane(
     call.services.pending.record(served.exposition.id, principalDigest(principal), tool),
@@ -164,10 +212,8 @@ export async function storedCredential(
   served: ServedExposition,
   httpStatus: number,
 ): Promise<Elicited> {
-  const credential =
-    call.principal &&
-    (await fromControlPlane(call.services.store.get(credentialScope(served.exposition), call.principal)));
-  if (credential === undefined || !call.principal)
+  const credential = call.principal && (await credentialOf(call, served, call.principal));
+  if (typeof credential !== "string" || !call.principal)
     throw new McpError(
       ERROR.invalidRequest,
       "Reading this resource needs your backend credential: call one of the Exposition's tools first, which asks for it",

@@ -101,11 +101,11 @@ function csrfField(csrf: string): string {
   return `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">`;
 }
 
-function revokeSection(subject: PageSubject, csrf: string): string {
+function revokeSection(subject: PageSubject, csrf: string, action?: string): string {
   return `<section aria-labelledby="revoke-heading">
 <h2 id="revoke-heading">Remove your stored credential</h2>
 <p id="revoke-hint">If you gave ${escapeHtml(subject.exposition)} a credential before, you can remove it. Your agent's next call to it then asks you again.</p>
-<form method="post">
+<form method="post"${action ? ` action="${escapeHtml(action)}"` : ""}>
 ${csrfField(csrf)}
 <button type="submit" name="intent" value="revoke" aria-describedby="revoke-hint">Remove my stored credential</button>
 </form>
@@ -140,6 +140,16 @@ export function storedPage(subject: PageSubject, csrf: string): string {
     `<h1>Credential saved</h1>
 <p role="status">${escapeHtml(subject.exposition)} now has your credential. You can return to your agent: its call can go on. You can close this page.</p>
 ${revokeSection(subject, csrf)}`,
+  );
+}
+
+/** After the user authorized the backend; the revoke form posts to `formUrl` (relative). */
+export function authorizedPage(subject: PageSubject, csrf: string, formUrl: string): string {
+  return layout(
+    "Authorized",
+    `<h1>Authorized</h1>
+<p role="status">${escapeHtml(subject.exposition)} now calls <code>${escapeHtml(subject.backend)}</code> as you, with the authorization you gave. You can return to your agent: its call can go on. You can close this page.</p>
+${revokeSection(subject, csrf, formUrl)}`,
   );
 }
 

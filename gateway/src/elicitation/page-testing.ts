@@ -10,6 +10,7 @@ import { recordSecret } from "@atrium/reliability/secrets";
 import Fastify, { type FastifyInstance } from "fastify";
 import { exposition as fixtureExposition } from "../tools/fixtures.ts";
 import type { CompiledExposition } from "../tools/source.ts";
+import { BackendGrants } from "./backend-grant.ts";
 import type { ClusterKeyring } from "./cluster-keys.ts";
 import { type CredentialScope, credentialScope, ElicitedCredentialStore } from "./credential-store.ts";
 import { type ElicitationPageParts, elicitationPage } from "./page.ts";
@@ -45,7 +46,7 @@ export function pageServices(
   keyring: ClusterKeyring,
   store = new ElicitedCredentialStore(stack.rest, keyring),
 ): ElicitationPageParts["services"] {
-  return { keyring, store, pending: new PendingElicitations(stack.rest) };
+  return { keyring, store, pending: new PendingElicitations(stack.rest), grants: new BackendGrants(keyring) };
 }
 
 export interface PageServer {

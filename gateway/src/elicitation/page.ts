@@ -14,15 +14,24 @@
  * When the plan has `elicit.signIn`, the form and every submit also need the user signed in as
  * the elicitation's own user (sign-in.ts): the page redirects to the authorization server, and
  * `GET /elicitations/callback` brings the user back.
+ *
+ * When the plan's secret is `oauth2AuthorizationCode`, there is no form: the page sends the user to
+ * the backend's authorization server (backend-grant.ts), `GET /elicitations/authorized` brings
+ * them back with a code, and the grant it is exchanged for is stored as the elicitation's
+ * credential (the id consumed first, as for a submit). The page then offers to revoke it, which
+ * forgets it and revokes it at the authorization server (RFC 7009) when that offers revocation.
  */
 import type { ElicitationView } from "@atrium/contract/rest";
+import { AUTHORIZATION_CALLBACK_PATH } from "@atrium/crds";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CompiledExposition } from "../tools/source.ts";
+import type { AuthorizationCodeSettings } from "./backend-grant.ts";
 import { credentialScope, ELICITED_CREDENTIAL_MAX_BYTES, principalDigest } from "./credential-store.ts";
 import { isElicitationId } from "./elicitation-id.ts";
 import type { ElicitationServices } from "./flow.ts";
 import { csrfHolds, formToken } from "./page-csrf.ts";
 import {
+  authorizedPage,
   CSRF_PAGE,
   credentialForm,
   FORM_ERRORS,
@@ -75,13 +84,17 @@ export function signInSettings(exposition: CompiledExposition): SignInSettings |
 /** What the page names, when the Exposition's plan elicits its backend secret. */
 export function pageSubject(exposition: CompiledExposition | undefined, tool: string): PageSubject | undefined {
   const secret = exposition?.plan.backendSecret;
-  if (!exposition || secret?.source !== "elicit") return undefined;
+  if (!exposition || (secret?.source !== "elicit" && secret?.source !== "oauth2AuthorizationCode")) return undefined;
+  const backend = credentialScope(exposition).backend;
   return {
     exposition: exposition.name,
     organization: exposition.organization.name,
-    description: secret.description ?? "Your credential for the backend",
+    description:
+      secret.source === "elicit"
+        ? (secret.description ?? "Your credential for the backend")
+        : (secret.authorizationCode?.description ?? `Authorize ${backend} to act for you`),
     tool,
-    backend: credentialScope(exposition).backend,
+    backend,
     placement: { in: secret.in, name: secret.name, prefix: secret.prefix },
   };
 }
@@ -94,6 +107,8 @@ type Found =
       subject: PageSubject;
       used: boolean;
       signIn: SignInSettings | undefined;
+      /** The backend's authorization server, when the user authorizes it rather than gives a credential. */
+      grant: AuthorizationCodeSettings | undefined;
     }
   | { kind: "not-found" }
   | { kind: "gone" };
@@ -101,7 +116,7 @@ type Found =
 type Params = { Params: { id: string } };
 
 export async function elicitationPage(app: FastifyInstance, parts: ElicitationPageParts): Promise<void> {
-  const { keyring, store, pending } = parts.services;
+  const { keyring, store, pending, grants } = parts.services;
 
   async function find(id: string): Promise<Found> {
     if (!isElicitationId(id)) return { kind: "not-found" };
@@ -114,7 +129,8 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     const signIn = signInSettings(exposition);
     // Fail closed: a page that cannot sign the user in takes no credential (the error handler's 503).
     if (signIn && !parts.signIn) throw new Error("this gateway cannot sign users in for the elicitation page");
-    return { kind: "open", elicitation, exposition, subject, used: elicitation.usedAt !== null, signIn };
+    const used = elicitation.usedAt !== null;
+    return { kind: "open", elicitation, exposition, subject, used, signIn, grant: grantSettings(exposition) };
   }
 
   /** Whether the plan lets this browser at the form: no sign-in asked, or one that matched the elicitation's user. */
@@ -145,6 +161,11 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
       const location = await (parts.signIn as ElicitationSignIn).start(request, reply, id, found.signIn, {
         reauthenticate,
       });
+      return reply.status(303).header("location", location).send();
+    }
+    if (found.grant) {
+      // No form: to the backend's authorization server, which sends the browser back with a code.
+      const location = await grants.start(request, reply, id, found.grant);
       return reply.status(303).header("location", location).send();
     }
     const status = error ? FORM_ERRORS[error].status : 200;
@@ -200,6 +221,30 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     return reply.status(303).header("location", id).send();
   });
 
+  // The backend's authorization server sends the user back here with a code (a static route too).
+  app.get<{ Querystring: Record<string, unknown> }>(AUTHORIZATION_CALLBACK_PATH, async (request, reply) => {
+    const opened = grants.openState(request, request.query.state);
+    if (!opened.ok) return refusedSignIn(reply, opened);
+    const id = opened.state.i;
+    const found = await find(id);
+    if (found.kind === "not-found" || (found.kind === "open" && !found.grant)) return html(reply, 404, NOT_FOUND_PAGE);
+    if (found.kind === "gone" || found.used) return html(reply, 410, GONE_PAGE);
+    const outcome = await grants.finish(request, request.query, opened.state, found.grant as AuthorizationCodeSettings);
+    if (!outcome.ok) return refusedSignIn(reply, outcome);
+    const consumed = await pending.consume(id);
+    if (!consumed.ok)
+      return consumed.reason === "unknown" ? html(reply, 404, NOT_FOUND_PAGE) : html(reply, 410, GONE_PAGE);
+    const owner = { digest: found.elicitation.principal };
+    try {
+      await store.put(credentialScope(found.exposition), owner, JSON.stringify(outcome.grant));
+    } catch (error) {
+      request.log.error({ err: { message: (error as Error).message } }, "elicitation page: grant not stored");
+      return html(reply, 503, NOT_STORED_PAGE);
+    }
+    // Relative: from the callback's folder to the page, where the revoke form posts.
+    return html(reply, 200, authorizedPage(found.subject, formToken(keyring, id, request, reply), id));
+  });
+
   app.post<Params>("/elicitations/:id", { bodyLimit: PAGE_BODY_LIMIT }, async (request, reply) => {
     const { id } = request.params;
     const found = await find(id);
@@ -215,10 +260,16 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     const intent = fields.get("intent") ?? "store";
 
     if (intent === "revoke") {
+      if (found.grant) {
+        // Revoked at the authorization server first, best effort: forgetting it is what must not fail.
+        const granted = await store.get(scope, owner);
+        if (granted !== undefined) await grants.revoke(granted, found.grant);
+      }
       const removed = await store.delete(scope, owner);
       return html(reply, 200, revokedPage(subject, removed, found.used ? undefined : id));
     }
-    if (intent !== "store") return showForm(request, reply, "unknownIntent");
+    // A grant comes from the authorization server, never from a form.
+    if (intent !== "store" || found.grant) return showForm(request, reply, "unknownIntent");
     if (found.used) return html(reply, 410, GONE_PAGE);
     const refused = credentialError(fields.get("credential") ?? "");
     if (refused) return showForm(request, reply, refused);
@@ -235,6 +286,12 @@ export async function elicitationPage(app: FastifyInstance, parts: ElicitationPa
     }
     return html(reply, 200, storedPage(subject, formToken(keyring, id, request, reply)));
   });
+}
+
+/** The backend's authorization server, when the plan's users authorize it (oauth2AuthorizationCode). */
+function grantSettings(exposition: CompiledExposition): AuthorizationCodeSettings | undefined {
+  const secret = exposition.plan.backendSecret;
+  return secret?.source === "oauth2AuthorizationCode" ? secret.authorizationCode : undefined;
 }
 
 /** Why a submitted credential is refused, before anything is consumed or stored. */

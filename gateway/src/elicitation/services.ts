@@ -4,6 +4,7 @@
  * elicitations, which reach the control plane with the gateway's token on a pool of their own.
  */
 import { ControlPlaneClient } from "../control-plane-client.ts";
+import { BackendGrants } from "./backend-grant.ts";
 import { ClusterKeyring } from "./cluster-keys.ts";
 import { ElicitedCredentialStore } from "./credential-store.ts";
 import type { ElicitationServices } from "./flow.ts";
@@ -20,6 +21,7 @@ export function elicitationServices(
       keyring,
       store: new ElicitedCredentialStore(client.rest, keyring),
       pending: new PendingElicitations(client.rest),
+      grants: new BackendGrants(keyring),
     },
     close: () => client.close(),
   };

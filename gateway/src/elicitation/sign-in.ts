@@ -5,8 +5,8 @@
  * agent's token named (the pending elicitation's principal digest).
  *
  * Nothing is stored server-side, so any replica finishes what another started:
- * - `start` seals, with the cluster key's sign-in-state key, the elicitation id, the PKCE verifier,
- *   the OpenID nonce, a browser binding and an expiry into `state`. The binding is also set in a
+ * - `start` seals, with the cluster key's sign-in-state key, the redirect's state (redirect-state.ts:
+ *   the elicitation id, PKCE verifier, browser binding and expiry) and the OpenID nonce. The binding is also set in a
  *   cookie (SameSite=Lax: the authorization server's redirect back is a cross-site navigation), so
  *   a callback URL replayed from another browser is refused.
  * - `finish` opens the state, exchanges the code at the token endpoint (with the verifier) and
@@ -25,23 +25,27 @@ import { discoverEndpoints, type IssuerKeys } from "../auth/issuer-keys.ts";
 import { requestOrigin } from "../auth/resource.ts";
 import type { ClusterKeyring } from "./cluster-keys.ts";
 import { principalDigest } from "./credential-store.ts";
-import { isElicitationId } from "./elicitation-id.ts";
-import { cookieValue, pageCookie } from "./page-cookies.ts";
-import type { SignInRefusal } from "./page-html.ts";
+import { cookieValue } from "./page-cookies.ts";
+import {
+  callbackCode,
+  cookie,
+  openRedirectState,
+  type RedirectState,
+  type SignInRefused,
+  sealRedirectState,
+} from "./redirect-state.ts";
+
+export { BINDING_COOKIE, type SignInRefused } from "./redirect-state.ts";
 
 /** Where the authorization server sends the user back (registered as the client's redirect URI). */
 export const SIGN_IN_CALLBACK_PATH = "/elicitations/callback";
-export const BINDING_COOKIE = "atrium-elicitation-sign-in";
-const BINDING = /^[A-Za-z0-9_-]{43}$/;
 /** The proof's cookie: one per elicitation (named by a hash of its id), so two open links do not undo each other. */
 export function proofCookie(id: string): string {
   return `atrium-elicitation-signed-in-${createHash("sha256").update(id).digest("base64url").slice(0, 16)}`;
 }
-/** Time to sign in: as long as an elicitation lives at most. */
-const STATE_TTL_SECONDS = 900;
 /** How long a sign-in lets the page take a credential for its id. */
 const PROOF_TTL_SECONDS = 900;
-const MAX_STATE_LENGTH = 2048;
+const MAX_PROOF_LENGTH = 2048;
 const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 const METADATA_TTL_MS = 600_000;
 
@@ -52,20 +56,9 @@ export interface SignInSettings {
   clientId: string;
 }
 
-/** A sign-in that let nobody in; `id` when the state named an elicitation. */
-export interface SignInRefused {
-  ok: false;
-  refusal: SignInRefusal;
-  id?: string;
-}
-
-/** What the state sealed: elicitation id, PKCE verifier, nonce, browser binding, expiry (seconds). */
-export interface SignInState {
-  i: string;
-  v: string;
+/** What the state sealed: a redirect's (redirect-state.ts), and the OpenID nonce. */
+export interface SignInState extends RedirectState {
   n: string;
-  b: string;
-  x: number;
 }
 
 export interface SignInOptions {
@@ -98,24 +91,23 @@ export class ElicitationSignIn {
     options: { reauthenticate?: boolean } = {},
   ): Promise<string> {
     const { authorization_endpoint } = await this.endpointsOf(settings.issuer);
-    const state: SignInState = {
-      i: id,
-      v: randomBytes(32).toString("base64url"),
-      n: randomBytes(32).toString("base64url"),
-      // Kept when the browser has one, so that sign-ins in two tabs do not undo each other.
-      b: bindingOf(request) ?? randomBytes(32).toString("base64url"),
-      x: Math.floor(Date.now() / 1000) + STATE_TTL_SECONDS,
-    };
-    reply.header("set-cookie", cookie(request, BINDING_COOKIE, state.b, STATE_TTL_SECONDS));
+    const { state, sealed, challenge } = sealRedirectState<SignInState>(
+      this.keyring,
+      "sign-in-state",
+      request,
+      reply,
+      id,
+      { n: randomBytes(32).toString("base64url") },
+    );
     const url = new URL(authorization_endpoint);
     const params = {
       response_type: "code",
       client_id: settings.clientId,
       redirect_uri: redirectUri(request),
       scope: "openid",
-      state: this.keyring.seal("sign-in-state", Buffer.from(JSON.stringify(state)), ""),
+      state: sealed,
       nonce: state.n,
-      code_challenge: createHash("sha256").update(state.v).digest("base64url"),
+      code_challenge: challenge,
       code_challenge_method: "S256",
     };
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
@@ -126,14 +118,7 @@ export class ElicitationSignIn {
 
   /** The elicitation id a callback's state names, or why it names none (before anything is asked of the issuer). */
   openState(request: FastifyRequest, state: unknown): { ok: true; state: SignInState } | SignInRefused {
-    if (typeof state !== "string" || state.length > MAX_STATE_LENGTH) return { ok: false, refusal: "state" };
-    const opened = this.keyring.open("sign-in-state", state, "");
-    if (!opened.ok) return { ok: false, refusal: "state" };
-    const sealed = JSON.parse(opened.plaintext.toString("utf8")) as SignInState;
-    if (!isElicitationId(sealed.i)) return { ok: false, refusal: "state" };
-    if (Date.now() / 1000 >= sealed.x) return { ok: false, refusal: "expired", id: sealed.i };
-    if (bindingOf(request) !== sealed.b) return { ok: false, refusal: "browser", id: sealed.i };
-    return { ok: true, state: sealed };
+    return openRedirectState<SignInState>(this.keyring, "sign-in-state", request, state);
   }
 
   /**
@@ -147,16 +132,14 @@ export class ElicitationSignIn {
     settings: SignInSettings,
   ): Promise<{ ok: true; user: { iss: string; sub: string } } | SignInRefused> {
     const id = state.i;
-    if (query.error !== undefined)
-      return { ok: false, refusal: query.error === "access_denied" ? "denied" : "refused", id };
-    if (typeof query.code !== "string" || query.code.length === 0 || query.code.length > 4096)
-      return { ok: false, refusal: "refused", id };
+    const called = callbackCode(query, id);
+    if (!called.ok) return called;
     let idToken: string;
     try {
       const { token_endpoint } = await this.endpointsOf(settings.issuer);
       idToken = await this.exchange(token_endpoint, {
         grant_type: "authorization_code",
-        code: query.code,
+        code: called.code,
         redirect_uri: redirectUri(request),
         client_id: settings.clientId,
         code_verifier: state.v,
@@ -196,7 +179,7 @@ export class ElicitationSignIn {
   /** Whether this browser signed in, for this elicitation id, as the user whose digest it holds. */
   proofHolds(request: FastifyRequest, id: string, digest: string): boolean {
     const sealed = cookieValue(request, proofCookie(id));
-    if (sealed === undefined || sealed.length > MAX_STATE_LENGTH) return false;
+    if (sealed === undefined || sealed.length > MAX_PROOF_LENGTH) return false;
     const opened = this.keyring.open("sign-in-proof", sealed, id);
     if (!opened.ok) return false;
     const proof = JSON.parse(opened.plaintext.toString("utf8")) as { d: string; x: number };
@@ -241,14 +224,4 @@ type Endpoints = Record<"authorization_endpoint" | "token_endpoint", string>;
 
 function redirectUri(request: FastifyRequest): string {
   return `${requestOrigin(request.headers)}${SIGN_IN_CALLBACK_PATH}`;
-}
-
-/** SameSite=Lax: sent on the authorization server's redirect back, a cross-site navigation. */
-function cookie(request: FastifyRequest, name: string, value: string, maxAgeSeconds: number): string {
-  return pageCookie(request, { name, value, maxAgeSeconds, sameSite: "Lax" });
-}
-
-function bindingOf(request: FastifyRequest): string | undefined {
-  const value = cookieValue(request, BINDING_COOKIE);
-  return value !== undefined && BINDING.test(value) ? value : undefined;
 }

@@ -174,6 +174,10 @@ async function callTool(
         isError: true,
       };
     }
+    if (got.kind === "failed") {
+      observe("elicit");
+      return { content: [{ type: "text", text: `${got.text}: the tool was not called` }], isError: true };
+    }
     elicited = got;
   }
   const admission = admitCall(context, tool);
@@ -208,7 +212,10 @@ async function callTool(
       content: [
         {
           type: "text",
-          text: "The backend refused your credential (HTTP 401): it was forgotten, call the tool again to give a new one",
+          text:
+            context.served.exposition.plan.backendSecret?.source === "oauth2AuthorizationCode"
+              ? "The backend refused your authorization (HTTP 401): it was forgotten, call the tool again to authorize anew"
+              : "The backend refused your credential (HTTP 401): it was forgotten, call the tool again to give a new one",
         },
       ],
       isError: true,

@@ -13,7 +13,7 @@ import type { ClientAuthenticator, ClientIdentity } from "../auth/client-auth.ts
 import { AuthRefusal, refusals } from "../auth/refusals.ts";
 import { addressOf, bearerChallenge, METADATA_PREFIX, protectedResourceMetadata } from "../auth/resource.ts";
 import type { Backends, CircuitEvent } from "../backend.ts";
-import type { ElicitationCall, ElicitationServices } from "../elicitation/flow.ts";
+import { asksEachUser, type ElicitationCall, type ElicitationServices } from "../elicitation/flow.ts";
 import type { LimitRefusal } from "../limits.ts";
 import type { GatewayMetrics, ToolOutcomeWord } from "../metrics.ts";
 import type { ExpositionRegistry, ServedExposition } from "../registry.ts";
@@ -285,7 +285,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     const principal = identity.mode === "oauth" ? identity.principal : undefined;
     const expositionLabel = served.exposition.id;
     const elicitation: ElicitationCall | undefined =
-      options.elicitation && served.exposition.plan.backendSecret?.source === "elicit"
+      options.elicitation && asksEachUser(served.exposition.plan.backendSecret)
         ? {
             services: options.elicitation,
             origin: addressOf(request.headers, served, byId(request)).origin,

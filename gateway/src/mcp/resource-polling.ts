@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Backends } from "../backend.ts";
+import { asksEachUser } from "../elicitation/flow.ts";
 import type { ServedExposition } from "../registry.ts";
 
 /** What a poll found: `undefined` when the read failed or the resource is not polled. */
@@ -27,7 +28,7 @@ export function backendPollRead(backends: Backends): PollRead {
   return async (served, path, etag) => {
     const { plan } = served.exposition;
     const source = plan.backendSecret?.source;
-    if (source === "elicit" || source === "tokenExchange") return undefined;
+    if (source === "tokenExchange" || asksEachUser(plan.backendSecret)) return undefined;
     const outcome = await backends.call(
       served.backend,
       plan,

@@ -47,6 +47,10 @@ export function referencesOf(kind: AtriumKind, spec: unknown): Reference[] {
           "SecretSource",
           field(spec, "backendSecret", "tokenExchange", "clientSecret", "secretSourceRef", "name"),
         ),
+        ...named(
+          "SecretSource",
+          field(spec, "backendSecret", "oauth2AuthorizationCode", "clientSecret", "secretSourceRef", "name"),
+        ),
         ...named("SecretSource", field(spec, "backendTls", "clientCertificate", "secretSourceRef", "name")),
         ...named("SecretSource", field(spec, "backendTls", "clientKey", "secretSourceRef", "name")),
         ...named("Secret", field(spec, "apiKey", "secretName")),

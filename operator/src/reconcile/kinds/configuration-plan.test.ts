@@ -1,7 +1,7 @@
 /**
  * The ConfigurationPlan reconciler on a real API server and control plane: OAuth (with
  * toolScopes), limits and audit settings carried to the control plane unchanged, updates included; the
- * client secret of oauth2ClientCredentials resolved from its SecretSource; both
+ * client secret of oauth2ClientCredentials and oauth2AuthorizationCode resolved from its SecretSource; both
  * client-auth modes refused by CEL at the API server; the API key renewed and written again when
  * the plan's Secret is deleted; the control plane's write warnings as the WriteWarnings condition.
  */
@@ -93,49 +93,67 @@ describe("ConfigurationPlan", () => {
     expect(clean).toMatchObject({ type: "WriteWarnings", reason: "NoWarnings", observedGeneration: 2 });
   });
 
-  it("resolves the client secret of oauth2ClientCredentials from its SecretSource, waiting for it", async () => {
-    const harness = testHarness();
-    const { env, namespace } = harness;
-    const credentials = {
-      tokenUrl: "https://auth.example.com/oauth/token",
-      clientId: "atrium-gateway",
-      scopes: ["pets:read"],
-      resource: "https://petstore.example.com/",
-    };
-    await harness.create(
-      resource("ConfigurationPlan", "cc-plan", {
-        serviceRef: { name: "petstore" },
-        backendEndpoint: "https://cc.example.com",
-        backendSecret: {
-          oauth2ClientCredentials: {
-            ...credentials,
-            clientSecret: { secretSourceRef: { name: "cc-credentials", key: "client-secret" } },
-          },
-        },
-      }),
-    );
-    // Its SecretSource comes after it: the plan waits, then resolves.
-    recordSecret("Kubernetes Secret value", "cc-client-secret");
-    await env.core.createNamespacedSecret({
-      namespace,
-      body: { metadata: { name: "cc-backend" }, stringData: { "client-secret": "cc-client-secret" } },
-    });
-    await harness.create(
-      resource("SecretSource", "cc-credentials", { secretRefs: [{ name: "cc-backend", keys: ["client-secret"] }] }),
-    );
-    await harness.waitReady("ConfigurationPlan", "cc-plan");
-    const secret = await harness.recordNamed("/secrets", "cc-credentials.client-secret");
-    const record = await harness.recordNamed("/configuration-plans", "cc-plan");
-    expect(record?.backendSecret).toEqual({
-      in: "header",
-      name: "Authorization",
-      oauth2ClientCredentials: {
-        ...credentials,
-        tokenEndpointAuthMethod: "client_secret_basic",
-        clientSecret: { secretId: secret?.id },
+  it.each([
+    {
+      source: "oauth2ClientCredentials",
+      name: "cc",
+      settings: {
+        tokenUrl: "https://auth.example.com/oauth/token",
+        clientId: "atrium-gateway",
+        scopes: ["pets:read"],
+        resource: "https://petstore.example.com/",
       },
-    });
-  });
+      defaults: { tokenEndpointAuthMethod: "client_secret_basic" },
+    },
+    {
+      source: "oauth2AuthorizationCode",
+      name: "code",
+      settings: {
+        issuer: "https://auth.example.com/",
+        clientId: "atrium-gateway",
+        scopes: ["offline_access", "pets:read"],
+        resource: "https://petstore.example.com/",
+      },
+      defaults: {},
+    },
+  ])(
+    "resolves the client secret of $source from its SecretSource, waiting for it",
+    async ({ source, name, settings, defaults }) => {
+      const harness = testHarness();
+      const { env, namespace } = harness;
+      await harness.create(
+        resource("ConfigurationPlan", `${name}-plan`, {
+          serviceRef: { name: "petstore" },
+          backendEndpoint: `https://${name}.example.com`,
+          backendSecret: {
+            [source]: {
+              ...settings,
+              clientSecret: { secretSourceRef: { name: `${name}-credentials`, key: "client-secret" } },
+            },
+          },
+        }),
+      );
+      // Its SecretSource comes after it: the plan waits, then resolves.
+      recordSecret("Kubernetes Secret value", `${name}-client-secret`);
+      await env.core.createNamespacedSecret({
+        namespace,
+        body: { metadata: { name: `${name}-backend` }, stringData: { "client-secret": `${name}-client-secret` } },
+      });
+      await harness.create(
+        resource("SecretSource", `${name}-credentials`, {
+          secretRefs: [{ name: `${name}-backend`, keys: ["client-secret"] }],
+        }),
+      );
+      await harness.waitReady("ConfigurationPlan", `${name}-plan`);
+      const secret = await harness.recordNamed("/secrets", `${name}-credentials.client-secret`);
+      const record = await harness.recordNamed("/configuration-plans", `${name}-plan`);
+      expect(record?.backendSecret).toEqual({
+        in: "header",
+        name: "Authorization",
+        [source]: { ...settings, ...defaults, clientSecret: { secretId: secret?.id } },
+      });
+    },
+  );
 
   it("refuses a plan with both apiKey and oauth at the API server (CEL), naming spec.oauth", async () => {
     const harness = testHarness();

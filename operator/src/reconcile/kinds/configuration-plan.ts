@@ -1,7 +1,7 @@
 /**
  * ConfigurationPlan → `/configuration-plans`: the spec with record ids instead of references
  * (serviceRef → serviceId; backendSecret.secretSourceRef, and the client secret's of
- * oauth2ClientCredentials and tokenExchange, and backendTls's client certificate's and key's, → the
+ * oauth2ClientCredentials, tokenExchange and oauth2AuthorizationCode, and backendTls's client certificate's and key's, → the
  * secretId of that SecretSource's key), waiting IN_PROGRESS until they exist. `apiKey: { secretName }` asks the control plane
  * for a key and writes it to that Secret (key `apiKey`, owned by the plan); when the Secret is
  * lost the key cannot be read back, so it is renewed and written again. The warnings of the
@@ -72,7 +72,8 @@ export const configurationPlanReconciler: KindReconciler = {
     const secretRef =
       backendSecret?.secretSourceRef ??
       backendSecret?.oauth2ClientCredentials?.clientSecret.secretSourceRef ??
-      backendSecret?.tokenExchange?.clientSecret.secretSourceRef;
+      backendSecret?.tokenExchange?.clientSecret.secretSourceRef ??
+      backendSecret?.oauth2AuthorizationCode?.clientSecret?.secretSourceRef;
     let secretId: string | undefined;
     if (secretRef) {
       const resolved = await backendSecretId(ctx, namespace, secretRef);
@@ -107,8 +108,24 @@ export const configurationPlanReconciler: KindReconciler = {
 
     let planSecret: PlanBody["backendSecret"];
     if (backendSecret) {
-      const { secretSourceRef: _ref, oauth2ClientCredentials: credentials, tokenExchange, ...rest } = backendSecret;
-      if (tokenExchange) {
+      const {
+        secretSourceRef: _ref,
+        oauth2ClientCredentials: credentials,
+        tokenExchange,
+        oauth2AuthorizationCode: code,
+        ...rest
+      } = backendSecret;
+      if (code) {
+        const { clientSecret, ...settings } = code;
+        const { secretSourceRef: _clientRef, ...fromEnv } = clientSecret ?? {};
+        planSecret = {
+          ...rest,
+          oauth2AuthorizationCode: {
+            ...settings,
+            ...(clientSecret ? { clientSecret: { ...fromEnv, ...(secretId ? { secretId } : {}) } } : {}),
+          },
+        };
+      } else if (tokenExchange) {
         const { secretSourceRef: _clientRef, ...clientSecret } = tokenExchange.clientSecret;
         planSecret = {
           ...rest,
@@ -144,7 +161,8 @@ export const configurationPlanReconciler: KindReconciler = {
         record.hasApiKey === body.apiKey &&
         (record.backendSecret?.secretId ??
           record.backendSecret?.oauth2ClientCredentials?.clientSecret.secretId ??
-          record.backendSecret?.tokenExchange?.clientSecret.secretId) === secretId &&
+          record.backendSecret?.tokenExchange?.clientSecret.secretId ??
+          record.backendSecret?.oauth2AuthorizationCode?.clientSecret?.secretId) === secretId &&
         record.backendTls?.clientCertificate?.secretId === tlsIds.clientCertificate &&
         record.backendTls?.clientKey?.secretId === tlsIds.clientKey,
     });

@@ -320,6 +320,40 @@ export interface paths {
                                      * @default Authorization
                                      */
                                     name: string;
+                                    /** @description Each user authorizes the backend once, in a browser (authorization code with PKCE S256, through MCP URL elicitation, like elicit): the gateway's page sends them to the backend's authorization server, whose redirect URI is <gateway origin>/elicitations/authorized, and keeps their access and refresh tokens sealed in the credential store; calls send 'Authorization: Bearer <their token>', refreshed when it expires. A refused refresh or a backend 401 forgets the grant and asks again. With oauth the grant belongs to the token's user (every protocol version); without, to the 2025 MCP session. Needs a gateway cluster key. */
+                                    oauth2AuthorizationCode?: {
+                                        /** @description Authorization endpoint of the backend's authorization server, where the user's browser is sent; with tokenUrl, instead of issuer. */
+                                        authorizationUrl?: string;
+                                        /** @description The gateway's client id at that authorization server. */
+                                        clientId: string;
+                                        /** @description The client secret: exactly one of secretId, env; none for a public client. Sent only to the token endpoint. */
+                                        clientSecret?: {
+                                            /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                            env?: string;
+                                            /**
+                                             * Format: uuid
+                                             * @description A backend secret stored in the control plane.
+                                             */
+                                            secretId?: string;
+                                        };
+                                        /** @description What the user is told the authorization is for (the elicitation's message). */
+                                        description?: string;
+                                        /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                        issuer?: string;
+                                        /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                        resource?: string;
+                                        /** @description RFC 7009 revocation endpoint: a grant the user revokes on the page is also revoked there. With issuer, read from its metadata when not set; none: the grant is only forgotten. */
+                                        revocationUrl?: string;
+                                        /** @description Scopes asked for (the authorization request's scope). */
+                                        scopes?: string[];
+                                        /**
+                                         * @description How the client authenticates at the token endpoint: client_secret_basic (HTTP Basic, the default with a clientSecret), client_secret_post, or none (a public client, the default without one; PKCE protects the code either way).
+                                         * @enum {string}
+                                         */
+                                        tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+                                        /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                        tokenUrl?: string;
+                                    };
                                     /** @description Get a token from the backend's authorization server (client credentials grant) and send it as 'Authorization: Bearer <token>'; each gateway replica caches it until shortly before it expires. */
                                     oauth2ClientCredentials?: {
                                         /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
@@ -661,6 +695,40 @@ export interface paths {
                              * @default Authorization
                              */
                             name?: string;
+                            /** @description Each user authorizes the backend once, in a browser (authorization code with PKCE S256, through MCP URL elicitation, like elicit): the gateway's page sends them to the backend's authorization server, whose redirect URI is <gateway origin>/elicitations/authorized, and keeps their access and refresh tokens sealed in the credential store; calls send 'Authorization: Bearer <their token>', refreshed when it expires. A refused refresh or a backend 401 forgets the grant and asks again. With oauth the grant belongs to the token's user (every protocol version); without, to the 2025 MCP session. Needs a gateway cluster key. */
+                            oauth2AuthorizationCode?: {
+                                /** @description Authorization endpoint of the backend's authorization server, where the user's browser is sent; with tokenUrl, instead of issuer. */
+                                authorizationUrl?: string;
+                                /** @description The gateway's client id at that authorization server. */
+                                clientId: string;
+                                /** @description The client secret: exactly one of secretId, env; none for a public client. Sent only to the token endpoint. */
+                                clientSecret?: {
+                                    /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                    env?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description What the user is told the authorization is for (the elicitation's message). */
+                                description?: string;
+                                /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                issuer?: string;
+                                /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                resource?: string;
+                                /** @description RFC 7009 revocation endpoint: a grant the user revokes on the page is also revoked there. With issuer, read from its metadata when not set; none: the grant is only forgotten. */
+                                revocationUrl?: string;
+                                /** @description Scopes asked for (the authorization request's scope). */
+                                scopes?: string[];
+                                /**
+                                 * @description How the client authenticates at the token endpoint: client_secret_basic (HTTP Basic, the default with a clientSecret), client_secret_post, or none (a public client, the default without one; PKCE protects the code either way).
+                                 * @enum {string}
+                                 */
+                                tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+                                /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                tokenUrl?: string;
+                            };
                             /** @description Get a token from the backend's authorization server (client credentials grant) and send it as 'Authorization: Bearer <token>'; each gateway replica caches it until shortly before it expires. */
                             oauth2ClientCredentials?: {
                                 /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
@@ -984,6 +1052,40 @@ export interface paths {
                                  * @default Authorization
                                  */
                                 name: string;
+                                /** @description Each user authorizes the backend once, in a browser (authorization code with PKCE S256, through MCP URL elicitation, like elicit): the gateway's page sends them to the backend's authorization server, whose redirect URI is <gateway origin>/elicitations/authorized, and keeps their access and refresh tokens sealed in the credential store; calls send 'Authorization: Bearer <their token>', refreshed when it expires. A refused refresh or a backend 401 forgets the grant and asks again. With oauth the grant belongs to the token's user (every protocol version); without, to the 2025 MCP session. Needs a gateway cluster key. */
+                                oauth2AuthorizationCode?: {
+                                    /** @description Authorization endpoint of the backend's authorization server, where the user's browser is sent; with tokenUrl, instead of issuer. */
+                                    authorizationUrl?: string;
+                                    /** @description The gateway's client id at that authorization server. */
+                                    clientId: string;
+                                    /** @description The client secret: exactly one of secretId, env; none for a public client. Sent only to the token endpoint. */
+                                    clientSecret?: {
+                                        /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                        env?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description What the user is told the authorization is for (the elicitation's message). */
+                                    description?: string;
+                                    /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                    issuer?: string;
+                                    /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                    resource?: string;
+                                    /** @description RFC 7009 revocation endpoint: a grant the user revokes on the page is also revoked there. With issuer, read from its metadata when not set; none: the grant is only forgotten. */
+                                    revocationUrl?: string;
+                                    /** @description Scopes asked for (the authorization request's scope). */
+                                    scopes?: string[];
+                                    /**
+                                     * @description How the client authenticates at the token endpoint: client_secret_basic (HTTP Basic, the default with a clientSecret), client_secret_post, or none (a public client, the default without one; PKCE protects the code either way).
+                                     * @enum {string}
+                                     */
+                                    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+                                    /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                    tokenUrl?: string;
+                                };
                                 /** @description Get a token from the backend's authorization server (client credentials grant) and send it as 'Authorization: Bearer <token>'; each gateway replica caches it until shortly before it expires. */
                                 oauth2ClientCredentials?: {
                                     /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
@@ -1341,6 +1443,40 @@ export interface paths {
                                  * @default Authorization
                                  */
                                 name: string;
+                                /** @description Each user authorizes the backend once, in a browser (authorization code with PKCE S256, through MCP URL elicitation, like elicit): the gateway's page sends them to the backend's authorization server, whose redirect URI is <gateway origin>/elicitations/authorized, and keeps their access and refresh tokens sealed in the credential store; calls send 'Authorization: Bearer <their token>', refreshed when it expires. A refused refresh or a backend 401 forgets the grant and asks again. With oauth the grant belongs to the token's user (every protocol version); without, to the 2025 MCP session. Needs a gateway cluster key. */
+                                oauth2AuthorizationCode?: {
+                                    /** @description Authorization endpoint of the backend's authorization server, where the user's browser is sent; with tokenUrl, instead of issuer. */
+                                    authorizationUrl?: string;
+                                    /** @description The gateway's client id at that authorization server. */
+                                    clientId: string;
+                                    /** @description The client secret: exactly one of secretId, env; none for a public client. Sent only to the token endpoint. */
+                                    clientSecret?: {
+                                        /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                        env?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description What the user is told the authorization is for (the elicitation's message). */
+                                    description?: string;
+                                    /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                    issuer?: string;
+                                    /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                    resource?: string;
+                                    /** @description RFC 7009 revocation endpoint: a grant the user revokes on the page is also revoked there. With issuer, read from its metadata when not set; none: the grant is only forgotten. */
+                                    revocationUrl?: string;
+                                    /** @description Scopes asked for (the authorization request's scope). */
+                                    scopes?: string[];
+                                    /**
+                                     * @description How the client authenticates at the token endpoint: client_secret_basic (HTTP Basic, the default with a clientSecret), client_secret_post, or none (a public client, the default without one; PKCE protects the code either way).
+                                     * @enum {string}
+                                     */
+                                    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+                                    /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                    tokenUrl?: string;
+                                };
                                 /** @description Get a token from the backend's authorization server (client credentials grant) and send it as 'Authorization: Bearer <token>'; each gateway replica caches it until shortly before it expires. */
                                 oauth2ClientCredentials?: {
                                     /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
@@ -1682,6 +1818,40 @@ export interface paths {
                              * @default Authorization
                              */
                             name?: string;
+                            /** @description Each user authorizes the backend once, in a browser (authorization code with PKCE S256, through MCP URL elicitation, like elicit): the gateway's page sends them to the backend's authorization server, whose redirect URI is <gateway origin>/elicitations/authorized, and keeps their access and refresh tokens sealed in the credential store; calls send 'Authorization: Bearer <their token>', refreshed when it expires. A refused refresh or a backend 401 forgets the grant and asks again. With oauth the grant belongs to the token's user (every protocol version); without, to the 2025 MCP session. Needs a gateway cluster key. */
+                            oauth2AuthorizationCode?: {
+                                /** @description Authorization endpoint of the backend's authorization server, where the user's browser is sent; with tokenUrl, instead of issuer. */
+                                authorizationUrl?: string;
+                                /** @description The gateway's client id at that authorization server. */
+                                clientId: string;
+                                /** @description The client secret: exactly one of secretId, env; none for a public client. Sent only to the token endpoint. */
+                                clientSecret?: {
+                                    /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                    env?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description A backend secret stored in the control plane.
+                                     */
+                                    secretId?: string;
+                                };
+                                /** @description What the user is told the authorization is for (the elicitation's message). */
+                                description?: string;
+                                /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                issuer?: string;
+                                /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                resource?: string;
+                                /** @description RFC 7009 revocation endpoint: a grant the user revokes on the page is also revoked there. With issuer, read from its metadata when not set; none: the grant is only forgotten. */
+                                revocationUrl?: string;
+                                /** @description Scopes asked for (the authorization request's scope). */
+                                scopes?: string[];
+                                /**
+                                 * @description How the client authenticates at the token endpoint: client_secret_basic (HTTP Basic, the default with a clientSecret), client_secret_post, or none (a public client, the default without one; PKCE protects the code either way).
+                                 * @enum {string}
+                                 */
+                                tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+                                /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                tokenUrl?: string;
+                            };
                             /** @description Get a token from the backend's authorization server (client credentials grant) and send it as 'Authorization: Bearer <token>'; each gateway replica caches it until shortly before it expires. */
                             oauth2ClientCredentials?: {
                                 /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
@@ -2005,6 +2175,40 @@ export interface paths {
                                  * @default Authorization
                                  */
                                 name: string;
+                                /** @description Each user authorizes the backend once, in a browser (authorization code with PKCE S256, through MCP URL elicitation, like elicit): the gateway's page sends them to the backend's authorization server, whose redirect URI is <gateway origin>/elicitations/authorized, and keeps their access and refresh tokens sealed in the credential store; calls send 'Authorization: Bearer <their token>', refreshed when it expires. A refused refresh or a backend 401 forgets the grant and asks again. With oauth the grant belongs to the token's user (every protocol version); without, to the 2025 MCP session. Needs a gateway cluster key. */
+                                oauth2AuthorizationCode?: {
+                                    /** @description Authorization endpoint of the backend's authorization server, where the user's browser is sent; with tokenUrl, instead of issuer. */
+                                    authorizationUrl?: string;
+                                    /** @description The gateway's client id at that authorization server. */
+                                    clientId: string;
+                                    /** @description The client secret: exactly one of secretId, env; none for a public client. Sent only to the token endpoint. */
+                                    clientSecret?: {
+                                        /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                        env?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description What the user is told the authorization is for (the elicitation's message). */
+                                    description?: string;
+                                    /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                    issuer?: string;
+                                    /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                    resource?: string;
+                                    /** @description RFC 7009 revocation endpoint: a grant the user revokes on the page is also revoked there. With issuer, read from its metadata when not set; none: the grant is only forgotten. */
+                                    revocationUrl?: string;
+                                    /** @description Scopes asked for (the authorization request's scope). */
+                                    scopes?: string[];
+                                    /**
+                                     * @description How the client authenticates at the token endpoint: client_secret_basic (HTTP Basic, the default with a clientSecret), client_secret_post, or none (a public client, the default without one; PKCE protects the code either way).
+                                     * @enum {string}
+                                     */
+                                    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+                                    /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                    tokenUrl?: string;
+                                };
                                 /** @description Get a token from the backend's authorization server (client credentials grant) and send it as 'Authorization: Bearer <token>'; each gateway replica caches it until shortly before it expires. */
                                 oauth2ClientCredentials?: {
                                     /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
@@ -2395,6 +2599,40 @@ export interface paths {
                                  * @default Authorization
                                  */
                                 name: string;
+                                /** @description Each user authorizes the backend once, in a browser (authorization code with PKCE S256, through MCP URL elicitation, like elicit): the gateway's page sends them to the backend's authorization server, whose redirect URI is <gateway origin>/elicitations/authorized, and keeps their access and refresh tokens sealed in the credential store; calls send 'Authorization: Bearer <their token>', refreshed when it expires. A refused refresh or a backend 401 forgets the grant and asks again. With oauth the grant belongs to the token's user (every protocol version); without, to the 2025 MCP session. Needs a gateway cluster key. */
+                                oauth2AuthorizationCode?: {
+                                    /** @description Authorization endpoint of the backend's authorization server, where the user's browser is sent; with tokenUrl, instead of issuer. */
+                                    authorizationUrl?: string;
+                                    /** @description The gateway's client id at that authorization server. */
+                                    clientId: string;
+                                    /** @description The client secret: exactly one of secretId, env; none for a public client. Sent only to the token endpoint. */
+                                    clientSecret?: {
+                                        /** @description The client secret as a ${env:VARIABLE} of the gateway's environment, fixed for the process lifetime. */
+                                        env?: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description A backend secret stored in the control plane.
+                                         */
+                                        secretId?: string;
+                                    };
+                                    /** @description What the user is told the authorization is for (the elicitation's message). */
+                                    description?: string;
+                                    /** @description Issuer of the backend's authorization server, whose token endpoint is read from its RFC 8414 metadata (/.well-known/oauth-authorization-server, then openid-configuration) when tokenUrl is not set. */
+                                    issuer?: string;
+                                    /** @description Sent as the form's resource parameter (RFC 8707 resource indicator); not sent when absent. */
+                                    resource?: string;
+                                    /** @description RFC 7009 revocation endpoint: a grant the user revokes on the page is also revoked there. With issuer, read from its metadata when not set; none: the grant is only forgotten. */
+                                    revocationUrl?: string;
+                                    /** @description Scopes asked for (the authorization request's scope). */
+                                    scopes?: string[];
+                                    /**
+                                     * @description How the client authenticates at the token endpoint: client_secret_basic (HTTP Basic, the default with a clientSecret), client_secret_post, or none (a public client, the default without one; PKCE protects the code either way).
+                                     * @enum {string}
+                                     */
+                                    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+                                    /** @description Token endpoint of the backend's authorization server, called by each gateway replica (POST, no redirects). */
+                                    tokenUrl?: string;
+                                };
                                 /** @description Get a token from the backend's authorization server (client credentials grant) and send it as 'Authorization: Bearer <token>'; each gateway replica caches it until shortly before it expires. */
                                 oauth2ClientCredentials?: {
                                     /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
