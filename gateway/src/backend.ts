@@ -606,8 +606,10 @@ function applyHeaderPolicy(
   const policy = plan.headerPolicy;
   if (!policy) return;
   for (const name of policy.forwardRequestHeaders ?? []) {
-    // Never the caller's token (the schema refuses this too): the backend gets an exchanged one.
-    if (plan.backendSecret?.source === "tokenExchange" && name.toLowerCase() === "authorization") continue;
+    // Never the caller's token (the schema refuses this too): the backend gets one of the user's own.
+    const source = plan.backendSecret?.source;
+    if ((source === "tokenExchange" || source === "oauth2AuthorizationCode") && name.toLowerCase() === "authorization")
+      continue;
     const value = client[name.toLowerCase()];
     if (value === undefined) continue;
     const target =

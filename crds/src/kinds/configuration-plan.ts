@@ -204,6 +204,9 @@ function field(value: unknown, name: string): unknown {
  * `apiKey` is a boolean that defaults to false, here an object; `backendSecret` names a stored
  * secret there, a SecretSource here.
  */
+/** The backend-secret sources that call the backend as the user with a token of their own: the user's token must not go too. */
+const actsAsTheUser = ["tokenExchange", "oauth2AuthorizationCode"] as const;
+
 export const configurationPlanRules: readonly ObjectRule[] = [
   {
     message: "a plan has one client authentication mode: set apiKey or oauth, not both",
@@ -263,18 +266,20 @@ export const configurationPlanRules: readonly ObjectRule[] = [
   },
   {
     whyNotCel: "a scan of a list without a size limit exceeds the API server's CEL cost limit",
-    violations: (plan) =>
-      field(plan.backendSecret, "tokenExchange") !== undefined &&
-      strings(field(plan.headerPolicy, "forwardRequestHeaders")).some((h) => h.toLowerCase() === "authorization")
+    violations: (plan) => {
+      const source = actsAsTheUser.find((name) => field(plan.backendSecret, name) !== undefined);
+      return source !== undefined &&
+        strings(field(plan.headerPolicy, "forwardRequestHeaders")).some((h) => h.toLowerCase() === "authorization")
         ? [
             {
               path: ["headerPolicy", "forwardRequestHeaders"],
               message:
-                "must not name Authorization with backendSecret.tokenExchange: the caller's own token must never " +
+                `must not name Authorization with backendSecret.${source}: the caller's own token must never ` +
                 "reach the backend",
             },
           ]
-        : [],
+        : [];
+    },
   },
   backendTlsNeedsHttpsRule,
   {
