@@ -8,12 +8,14 @@
  * protocol, and structuredContent against the tool's outputSchema; every listed schema also
  * compiles in a strict Ajv2020. Over grpcs, to a server whose certificate a test CA signed for
  * pets.internal: a plan with that CA and server name calls it; one without the CA, or without the
- * name, gets an isError result naming the TLS check.
+ * name, gets an isError result naming the TLS check. A plan with an output filter on GetPet
+ * (retain, then TOON) gets the kept members, valid against the outputSchema derived through it.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPki, expose, useDuringTests } from "@atrium/control-plane/testing";
+import { decode } from "@toon-format/toon";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
@@ -48,6 +50,8 @@ const secureBackend = useDuringTests(
     await rm(dir, { recursive: true, force: true });
   },
 );
+/** The endpoint and API key of the plan filtering GetPet's answer. */
+const filtered = { url: "", apiKey: "" };
 /** The endpoint and API key of each plan on the TLS petstore, by how it trusts it. */
 const secure: Record<"trusted" | "untrusted" | "misnamed", { url: string; apiKey: string }> = {
   trusted: { url: "", apiKey: "" },
@@ -69,6 +73,21 @@ useStack(async (stack: Stack) => {
       grpc: { maxStreamMessages: MAX_STREAM_MESSAGES },
     },
   });
+  const service = await admin.call("GET", `/api/v1/services/${exposed.serviceId}`);
+  const operations = service.body.operations as { operationId: string; path: string }[];
+  const getPetName = operations.find((operation) => operation.path.endsWith("/GetPet"))?.operationId ?? "";
+  const filteredPlan = await expose(admin, "pets-grpc-filtered", {
+    groupId: stack.groupId,
+    serviceId: exposed.serviceId,
+    plan: {
+      backendEndpoint: backend().url,
+      apiKey: true,
+      backendSecret: { secretId: secret.body.id, in: "header", name: "X-Backend-Key" },
+      headerPolicy: { setRequestHeaders: { "X-Caller": "atrium" } },
+      toolOutputFilters: { [getPetName]: { retain: ["/name", "/labels/color"], format: "toon" } },
+    },
+  });
+  filtered.apiKey = filteredPlan.apiKey ?? "";
   const { ca, server } = secureBackend();
   const overTls = {
     trusted: { caBundle: ca, serverName: "pets.internal" },
@@ -97,6 +116,8 @@ useStack(async (stack: Stack) => {
     await waitFor(() => gateway.registry.byId(id) !== undefined, `the ${name} grpcs exposition served`);
     secure[name].url = `${gateway.url}/mcp/${id}`;
   }
+  await waitFor(() => gateway.registry.byId(filteredPlan.expositionId) !== undefined, "the filtered exposition");
+  filtered.url = `${gateway.url}/mcp/${filteredPlan.expositionId}`;
   url = `${gateway.url}/mcp/${exposed.expositionId}`;
   apiKey = exposed.apiKey ?? "";
   const served = gateway.registry.byId(exposed.expositionId);
@@ -168,6 +189,25 @@ describe.each(clients)("gRPC tools with the official client ($era)", ({ connect 
     });
   });
 });
+
+describe.each(officialClients(() => filtered))(
+  "a filtered gRPC tool with the official client ($era)",
+  ({ connect }) => {
+    it("returns what retain keeps, TOON in the text, valid against the outputSchema derived through the filter", async () => {
+      await withClient(connect, async (client) => {
+        const tool = (await client.listTools()).tools.find((listed) => listed.name === names.GetPet);
+        expect(Object.keys(tool?.outputSchema?.properties ?? {}).sort()).toEqual(["labels", "name"]);
+        const one = await client.callTool({ name: names.GetPet ?? "", arguments: { id: "7" } });
+        const kept = { name: "Rex", labels: { color: "brown" } };
+        expect(one.isError).toBeFalsy();
+        expect(one.structuredContent).toEqual(kept);
+        const [text] = one.content as { type: string; text: string }[];
+        expect(decode(text?.text ?? "")).toEqual(kept);
+        expect(new Ajv2020().validate(tool?.outputSchema ?? {}, one.structuredContent)).toBe(true);
+      });
+    });
+  },
+);
 
 const eras = officialClients(() => secure.trusted).map(({ era }, index) => ({ era, index }));
 
