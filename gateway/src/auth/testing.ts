@@ -2,13 +2,24 @@
  * Test support: a real OAuth 2.0 / OpenID Connect authorization server (oidc-provider) on
  * 127.0.0.1, issuing RS256 JWT access tokens through client credentials and through
  * authorization code + PKCE (logins finish by themselves, as user `alice` unless told
- * otherwise) with refresh tokens and RFC 7009 revocation, and the private key it signs with, so
- * tests can also hand-mint hostile tokens.
+ * otherwise) with refresh tokens and RFC 7009 revocation, RFC 8693 token exchange (a registered
+ * grant: a client allowed it exchanges an access token of this server for one of the same
+ * subject and the audience asked, signed with the current key), and the private key it signs
+ * with, so tests can also hand-mint hostile tokens.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { recordSecret } from "@atrium/reliability/secrets";
-import { type CryptoKey, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from "jose";
+import {
+  type CryptoKey,
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  type JWK,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
+} from "jose";
 import Provider from "oidc-provider";
 
 export const CLIENT_ID = "mcp-test-client";
@@ -17,6 +28,10 @@ export const PUBLIC_CLIENT_ID = "mcp-public-client";
 export const REDIRECT_URI = "http://127.0.0.1/callback";
 /** Every scope the authorization server grants for any resource. */
 export const SCOPES = ["tools:read", "tools:write", "pets:admin"];
+export const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
+/** A confidential client allowed only the token-exchange grant (kept across key rotations, unlike a registered one). */
+export const EXCHANGE_CLIENT = { id: "mcp-exchange-client", secret: "mcp-exchange-client-secret-of-32-chars" };
+const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 
 export interface SigningKey {
   kid: string;
@@ -44,9 +59,10 @@ export interface TestAuthorizationServer {
   clientCredentials(resource: string, scope?: string): Promise<string>;
   /** A token signed with the server's key, with any claims (hostile tokens). */
   mint(claims: JWTPayload, options?: { key?: SigningKey; alg?: string; expiresIn?: string | number }): Promise<string>;
-  /** How many times the key set was fetched, and how many revocation requests it answered. */
+  /** How many times the key set was fetched, revocation requests it answered, tokens it exchanged. */
   jwksFetches: number;
   revocations: number;
+  exchanges: number;
   close(): Promise<void>;
 }
 
@@ -62,6 +78,13 @@ function configuration(keys: SigningKey[], options: AuthorizationServerOptions) 
         client_id: CLIENT_ID,
         client_secret: CLIENT_SECRET,
         grant_types: ["client_credentials"],
+        redirect_uris: [],
+        response_types: [],
+      },
+      {
+        client_id: EXCHANGE_CLIENT.id,
+        client_secret: EXCHANGE_CLIENT.secret,
+        grant_types: [TOKEN_EXCHANGE_GRANT],
         redirect_uris: [],
         response_types: [],
       },
@@ -110,7 +133,8 @@ export async function startAuthorizationServer(
   let server: Server | undefined;
   let provider: InstanceType<typeof Provider>;
   recordSecret("OAuth client secret", CLIENT_SECRET);
-  const state = { loginAs: "alice", jwksFetches: 0, revocations: 0, keys: [await signingKey("key-1")] };
+  recordSecret("OAuth token-exchange client secret", EXCHANGE_CLIENT.secret);
+  const state = { loginAs: "alice", jwksFetches: 0, revocations: 0, exchanges: 0, keys: [await signingKey("key-1")] };
   const listen = (port: number) =>
     new Promise<number>((resolve) => {
       server = createServer(async (req, res) => {
@@ -142,8 +166,53 @@ export async function startAuthorizationServer(
     });
   const port = await listen(0);
   const issuer = `http://127.0.0.1:${port}`;
+  /** RFC 8693: an access token of this server (any of its keys) for one of the same subject, for `audience`. */
+  const exchangeToken = async (ctx: {
+    oidc: { params: Record<string, unknown>; client: { clientId: string } };
+    status: number;
+    body: unknown;
+  }) => {
+    const { subject_token: subject, subject_token_type: type, audience, scope } = ctx.oidc.params;
+    const refuse = (error: string) => {
+      ctx.status = 400;
+      ctx.body = { error };
+    };
+    if (type !== ACCESS_TOKEN_TYPE || typeof audience !== "string") return refuse("invalid_request");
+    let sub: string;
+    try {
+      // The public halves: the key set as /jwks serves it.
+      const keys = createLocalJWKSet({ keys: state.keys.map(({ jwk: { d, p, q, dp, dq, qi, ...pub } }) => pub) });
+      sub = String((await jwtVerify(String(subject), keys, { issuer })).payload.sub);
+    } catch {
+      return refuse("invalid_grant");
+    }
+    const key = state.keys[0] as SigningKey;
+    const token = await new SignJWT({
+      scope: typeof scope === "string" ? scope : undefined,
+      client_id: ctx.oidc.client.clientId,
+    })
+      .setProtectedHeader({ alg: "RS256", kid: key.kid, typ: "at+jwt" })
+      .setIssuer(issuer)
+      .setSubject(sub)
+      .setAudience(audience)
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(key.privateKey);
+    recordSecret("OAuth access token (exchanged)", token);
+    state.exchanges += 1;
+    ctx.body = { access_token: token, issued_token_type: ACCESS_TOKEN_TYPE, token_type: "Bearer", expires_in: 300 };
+  };
   const build = () => {
     provider = new Provider(issuer, configuration(state.keys, options) as never);
+    provider.registerGrantType(TOKEN_EXCHANGE_GRANT, exchangeToken as never, [
+      "subject_token",
+      "subject_token_type",
+      "audience",
+      "scope",
+      "requested_token_type",
+      "actor_token",
+      "actor_token_type",
+    ]);
     // The gateway and the SDK client talk plain HTTP to 127.0.0.1.
     provider.proxy = true;
   };
@@ -166,6 +235,9 @@ export async function startAuthorizationServer(
     },
     get revocations() {
       return state.revocations;
+    },
+    get exchanges() {
+      return state.exchanges;
     },
     rotate: async (next) => {
       state.keys = [next, ...state.keys];
