@@ -9,22 +9,13 @@
  *   `contentEncoding: base64` or `format: byte`), another value as JSON text.
  */
 import { randomUUID } from "node:crypto";
+import { isJsonMediaType, mediaTypeOf } from "@atrium/contract/tool-schema";
 import { isPlainObject } from "./schema.ts";
 import { encodeComponent, valueText } from "./serialize.ts";
 import type { OperationRequestBody } from "./source.ts";
 
 export type SerializedBody = { body: string | Buffer; contentType: string };
 export type BodySerializer = (value: unknown) => SerializedBody;
-
-const jsonMediaType = /^(?:application|text)\/(?:[\w.+-]*\+)?json$/;
-
-export function mediaTypeOf(contentType: string): string {
-  return (contentType.split(";")[0] ?? "").trim().toLowerCase();
-}
-
-export function isJsonMediaType(mediaType: string): boolean {
-  return jsonMediaType.test(mediaType);
-}
 
 export function bodySerializer(requestBody: Pick<OperationRequestBody, "contentType" | "schema">): BodySerializer {
   const { contentType, schema } = requestBody;

@@ -17,21 +17,18 @@
  *
  * An entry carrying its own GraphQL document instead is a GraphQL tool (custom-graphql-tool.ts).
  */
+import { customToolInputSchema, isFramingHeader } from "@atrium/contract/tool-schema";
 import { methodAnnotations, overrideAnnotations } from "./annotations.ts";
 import { compileCustomGraphqlTool } from "./custom-graphql-tool.ts";
 import { type CatalogEntry, searchText } from "./discovery.ts";
 import type { McpTool } from "./mcp.ts";
-import { annotateParamHeaders } from "./param-headers.ts";
 import { compilePath, customToolPlaceholder } from "./path.ts";
-import { type BackendRequest, isFramingHeader } from "./request.ts";
+import type { BackendRequest } from "./request.ts";
 import { toolResult } from "./result.ts";
 import type { ToolRuntime } from "./runtime.ts";
-import { isPlainObject, prepareSchema } from "./schema.ts";
 import { encodeComponent, pathSerializer, safeHeaderValue, valueText } from "./serialize.ts";
 import type { CustomTool } from "./source.ts";
 import type { ValidatorCompiler } from "./validator.ts";
-
-const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
 type Placeholder = { property: string; inString: boolean };
 type Piece = string | Placeholder;
@@ -40,13 +37,10 @@ export function compileCustomTool(custom: CustomTool, name: string, validators: 
   if (custom.graphql) return compileCustomGraphqlTool(custom, custom.graphql, name, validators);
   const { request } = custom;
   if (!request) throw new Error("neither a request template nor a GraphQL document"); // the schema requires one
-  // A declared 2020-12 dialect is published as written (SEP-1613); ajv2020 compiles it as is.
-  const declared = custom.inputSchema?.$schema;
-  const inputSchema = {
-    ...(declared === JSON_SCHEMA_2020_12 ? { $schema: declared } : {}),
-    ...prepareSchema(custom.inputSchema ?? { properties: {} }, "input"),
-    type: "object" as const,
-  };
+  // Its own inputSchema, a declared 2020-12 dialect published as written (@atrium/contract/tool-schema).
+  const { inputSchema, paramHeaders } = customToolInputSchema(custom, (problem) =>
+    validators.warnings.push(`custom tool ${name}: ${problem}`),
+  );
   const tool: McpTool = {
     name,
     ...(custom.title ? { title: custom.title } : {}),
@@ -57,10 +51,6 @@ export function compileCustomTool(custom: CustomTool, name: string, validators: 
   if (custom.title && annotations.title === undefined) annotations.title = custom.title;
   tool.annotations = annotations;
 
-  const written = custom.inputSchema?.properties;
-  const paramHeaders = annotateParamHeaders(inputSchema, isPlainObject(written) ? written : {}, (problem) =>
-    validators.warnings.push(`custom tool ${name}: ${problem}`),
-  );
   const validateArguments = validators.compile(inputSchema, `custom tool ${name}`);
   const { build, checkPath } = compileTemplateRequest(request);
   const runtime: ToolRuntime = {

@@ -15,7 +15,7 @@
  * Every result carries `_meta` as REST tools' do (the backend's status, forwarded headers).
  */
 import { nestsDeeperThan } from "@atrium/contract/json-depth";
-import { isJsonMediaType, mediaTypeOf } from "./body.ts";
+import { isJsonMediaType, mediaTypeOf } from "@atrium/contract/tool-schema";
 import type { CallToolResult } from "./mcp.ts";
 import {
   type BackendResponse,

@@ -4,8 +4,9 @@
  * supported protocol version accepts, so one value serves both eras.
  */
 
-/** A JSON Schema object as published to clients and compiled by ajv. */
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from "@atrium/contract/tool-schema";
+
+export type { JsonSchema };
 
 /** Hints for clients, not guarantees (MCP defaults: readOnly false, destructive true, idempotent false, openWorld true). */
 export type ToolAnnotations = {

@@ -7,14 +7,16 @@
  * - `name`, `title`, `description`: what clients see (`title` is also `annotations.title`);
  * - `annotations`: each hint given replaces the tool's own;
  * - `fixedArguments`: each argument is removed from the published inputSchema (and from its
- *   `required` and `Mcp-Param-*` headers), always sent with the plan's value, and refused when a
- *   call sets it (the client cannot override it);
+ *   `required`: @atrium/contract/tool-schema, as the control plane shows it; and from its
+ *   `Mcp-Param-*` headers), always sent with the plan's value, and refused when a call sets it
+ *   (the client cannot override it);
  * - `maxResultBytes`: the tool's budget instead of the plan's (result-budget.ts).
  *
  * Fail closed: an override naming no tool, a rename that collides, or a fixed argument the tool
  * does not have or whose value its schema refuses throws, so the Exposition is refused and
  * reported (a call without the plan's fixed value would reach more than the plan allows).
  */
+import { withoutArguments } from "@atrium/contract/tool-schema";
 import { type CatalogEntry, searchText } from "./discovery.ts";
 import type { McpTool, ToolAnnotations } from "./mcp.ts";
 import type { ResultBudget } from "./result-budget.ts";
@@ -116,15 +118,6 @@ function overridden(
     runtime,
     searchText: `${searchText([tool.name, tool.title, tool.description])} ${entry.searchText}`,
   };
-}
-
-/** The inputSchema without the fixed arguments: no property, not required. */
-function withoutArguments(schema: McpTool["inputSchema"], names: string[]): McpTool["inputSchema"] {
-  const properties = isPlainObject(schema.properties) ? { ...schema.properties } : {};
-  for (const name of names) delete properties[name];
-  const { required, ...rest } = schema;
-  const stillRequired = Array.isArray(required) ? required.filter((name) => !names.includes(name)) : [];
-  return { ...rest, properties, ...(stillRequired.length > 0 ? { required: stillRequired } : {}) };
 }
 
 /** Each fixed argument is one of the tool's and its value matches the argument's schema. */

@@ -100,7 +100,5 @@ export function compilePath(
   };
 }
 
-/** `{name}`: an OpenAPI path template variable. */
-export const openApiPlaceholder = /\{([^{}/]+)\}/g;
 /** `{{ name }}`: a CustomTools template placeholder. */
 export const customToolPlaceholder = /\{\{\s*([^{}\s]+)\s*\}\}/g;

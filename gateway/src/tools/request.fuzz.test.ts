@@ -4,12 +4,13 @@
  * segment, and never puts CR, LF or another control character in a header. 10,000 cases per property by default;
  * ATRIUM_FUZZ_RUNS sets more. A failure prints the shrunk counterexample and the seed to replay it.
  */
+
+import { bindParameters } from "@atrium/contract/tool-schema";
 import { recordFigures } from "@atrium/reliability";
 import { fuzzParameters } from "@atrium/reliability/fuzz";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { operation } from "./fixtures.ts";
-import { bindParameters } from "./operation-tool.ts";
 import { compileOperationRequest, joinBackendUrl } from "./request.ts";
 
 const { numRuns: runs, seed } = fuzzParameters(10_000);

@@ -1,6 +1,6 @@
+import { bindParameters } from "@atrium/contract/tool-schema";
 import { describe, expect, it } from "vitest";
 import { operation } from "./fixtures.ts";
-import { bindParameters } from "./operation-tool.ts";
 import { compileOperationRequest, joinBackendUrl, parseBackendEndpoint } from "./request.ts";
 import type { Operation, OperationParameter } from "./source.ts";
 

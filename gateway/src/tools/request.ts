@@ -10,11 +10,12 @@
  * path that is guaranteed to stay under the base. Send `path` as the request target to `origin`
  * (undici `Pool`/`Client` `request({ path })` sends it verbatim); never re-parse `href` to send it.
  */
+import { type BoundParameter, isSettableHeader, mediaTypeOf, openApiPlaceholder } from "@atrium/contract/tool-schema";
 import type { GrpcRequest } from "../grpc/answer.ts";
-import { type BodySerializer, bodySerializer, mediaTypeOf } from "./body.ts";
-import { type CompiledPath, compilePath, openApiPlaceholder } from "./path.ts";
+import { type BodySerializer, bodySerializer } from "./body.ts";
+import { type CompiledPath, compilePath } from "./path.ts";
 import { headerSerializer, pathSerializer, type QueryAppender, queryAppender } from "./serialize.ts";
-import type { Operation, OperationParameter } from "./source.ts";
+import type { Operation } from "./source.ts";
 
 export type BackendRequest = {
   method: string;
@@ -38,34 +39,6 @@ export type OperationRequest = {
   /** Violations of arguments that would make a path segment empty, `.` or `..` (see path.ts). */
   checkPath(args: Record<string, unknown>): string[];
 };
-
-/** An operation parameter and the tool argument (input property) that carries it. */
-export type BoundParameter = { parameter: OperationParameter; property: string };
-
-/** Headers that frame the HTTP message: the HTTP client sets them, never a tool. */
-const framingHeaders = new Set([
-  "host",
-  "content-length",
-  "transfer-encoding",
-  "connection",
-  "keep-alive",
-  "te",
-  "trailer",
-  "upgrade",
-  "expect",
-]);
-/** Header parameters OpenAPI says to ignore. */
-const ignoredHeaderParameters = new Set(["accept", "content-type", "authorization"]);
-
-export function isFramingHeader(name: string): boolean {
-  return framingHeaders.has(name.toLowerCase());
-}
-
-/** Whether a header parameter of an operation becomes an argument (not ignored, not framing). */
-export function isSettableHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return !framingHeaders.has(lower) && !ignoredHeaderParameters.has(lower);
-}
 
 /**
  * The request builder of an operation. `parameters` are the path, query and header parameters

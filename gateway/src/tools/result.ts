@@ -38,8 +38,8 @@
 import { isUtf8 } from "node:buffer";
 import { STATUS_CODES } from "node:http";
 import { nestsDeeperThan } from "@atrium/contract/json-depth";
+import { isJsonMediaType, mediaTypeOf } from "@atrium/contract/tool-schema";
 import type { GrpcAnswer } from "../grpc/answer.ts";
-import { isJsonMediaType, mediaTypeOf } from "./body.ts";
 import { contentArrayOf, MAX_CONTENT_BLOCKS } from "./content.ts";
 import type { CallToolResult, ContentBlock } from "./mcp.ts";
 import { boundaryOf, type MimePart, splitMultipart } from "./multipart.ts";
