@@ -1,12 +1,14 @@
 /**
  * The listener limits on a plain Node HTTP server (both servers' own listeners are tested with
  * them in place): a request whose headers never finish is answered 408 and closed within the
- * timeout plus the check interval, and connections over the per-address cap are closed at once.
+ * timeout plus the check interval, and connections over the per-address cap are closed at once;
+ * on shutdown, a connection that never sent a request is closed at once, one whose answer is on
+ * its way is not.
  */
 import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { capConnectionsPerAddress, slowClientOptions } from "./listener.ts";
+import { capConnectionsPerAddress, slowClientOptions, trackConnections } from "./listener.ts";
 
 let server: Server | undefined;
 const sockets: Socket[] = [];
@@ -69,5 +71,30 @@ describe("listener limits", () => {
     if (!first) throw new Error("no held connection");
     (await first.opened).end("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     expect(await first.closed).toMatch(/^HTTP\/1\.1 200[\s\S]*ok$/);
+  });
+});
+
+describe("shutdown", () => {
+  it("closes a connection that never sent a request at once, and lets a request in flight finish", async () => {
+    let answer: (() => void) | undefined;
+    server = createServer({ headersTimeout: 60_000 }, (_request, response) => {
+      answer = () => response.end("done");
+    });
+    const connections = trackConnections(server);
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const unused = exchange(port, "");
+    const inFlight = exchange(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    await Promise.all([unused.opened, inFlight.opened]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    connections.closeUnused();
+    const closing = new Promise((resolve) => server?.close(resolve));
+    expect(await unused.closed).toBe("");
+    expect(Date.now() - started).toBeLessThan(1_000);
+    answer?.();
+    expect(await inFlight.closed).toContain("done");
+    await closing;
+    server = undefined;
   });
 });

@@ -6,7 +6,7 @@
  * served at `/` (ui-files.ts).
  */
 
-import { capConnectionsPerAddress, slowClientOptions } from "@atrium/contract/listener";
+import { capConnectionsPerAddress, closeUnusedOnShutdown, slowClientOptions } from "@atrium/contract/listener";
 import { attachManagementListener } from "@atrium/contract/management";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -71,6 +71,7 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
     ...slowClientOptions(context.config),
   });
   capConnectionsPerAddress(app.server, context.config.maxConnectionsPerAddress);
+  closeUnusedOnShutdown(app);
   countRequests(app, context.metrics);
   // Deeper bodies would overflow the stack of the validators that walk them: a 400, never a 500.
   refuseDeepJsonBodies(app, MAX_BODY_DEPTH, () =>

@@ -8,7 +8,7 @@
  * Both listeners close requests whose headers or body arrive too slowly and cap the connections
  * one client address holds (@atrium/contract/listener).
  */
-import { capConnectionsPerAddress, slowClientOptions } from "@atrium/contract/listener";
+import { capConnectionsPerAddress, closeUnusedOnShutdown, slowClientOptions } from "@atrium/contract/listener";
 import { attachManagementListener } from "@atrium/contract/management";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import { AuditLog } from "./audit.ts";
@@ -73,6 +73,7 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
     logController: new LogController({ disableRequestLogging: true }),
   });
   capConnectionsPerAddress(app.server, parts.config.maxConnectionsPerAddress);
+  closeUnusedOnShutdown(app);
   // The root logger serves every request: a pino child per request (for its reqId binding)
   // costs more than the rest of fastify's routing, and requests are rarely logged — the few
   // log lines that concern one name its reqId themselves.
@@ -114,6 +115,7 @@ export async function buildGatewayServer(parts: GatewayParts): Promise<FastifyIn
 function buildManagementServer(parts: GatewayParts): FastifyInstance {
   const app = Fastify({ ...serverOptions(parts), logController: new LogController({ disableRequestLogging: true }) });
   capConnectionsPerAddress(app.server, parts.config.maxConnectionsPerAddress);
+  closeUnusedOnShutdown(app);
   healthRoutes(app, parts);
   app.get("/q/metrics", async (_request, reply) => reply.type(METRICS_CONTENT_TYPE).send(parts.metrics.render()));
   return app;
