@@ -2,7 +2,9 @@
  * `atrium config create` with a backend's OAuth 2.0 client credentials, against a real control
  * plane: the flags become `backendSecret.oauth2ClientCredentials` (a stored client secret or
  * `${env:…}`), and what the flags cannot mean together is refused before any request. Also a
- * credential elicited from each user (`--backend-elicit`), with or without OAuth.
+ * credential elicited from each user (`--backend-elicit`), with or without OAuth, each caller's
+ * token exchanged (`--backend-token-exchange`) and each user's own authorization
+ * (`--backend-authorization-code`), read back as the control plane stores it.
  */
 import type { Stack } from "@atrium/gateway/testing";
 import { describe, expect, it } from "vitest";
@@ -91,7 +93,8 @@ describe("config create --backend-token-url", () => {
     fails(
       await create(["--backend-client-id", "gw"]),
       2,
-      "error: --backend-client-id needs --backend-token-url <url>: it is a client-credentials setting\n",
+      "error: --backend-client-id needs --backend-token-url <url>, --backend-token-exchange or " +
+        "--backend-authorization-code: it is a client-credentials, token-exchange or authorization-code setting\n",
     );
     fails(
       await create([...cc, "--backend-client-secret-env", "X", "--backend-secret-prefix", "Bearer "]),
@@ -261,7 +264,8 @@ describe("config create --backend-token-exchange", () => {
     fails(
       await create(["--backend-issuer", "https://auth.example.com/"]),
       2,
-      "--backend-issuer needs --backend-token-exchange: it is a token-exchange setting",
+      "--backend-issuer needs --backend-token-exchange or --backend-authorization-code: it is a token-exchange or " +
+        "authorization-code setting",
     );
     fails(
       await create(["--backend-token-exchange", "--backend-client-id", "gw"]),
@@ -314,5 +318,184 @@ describe("config create --backend-token-exchange", () => {
     ]);
     expect(withoutOauth.code).not.toBe(0);
     expect(withoutOauth.stderr).toContain("backendSecret.tokenExchange needs oauth");
+  });
+});
+
+describe("config create --backend-authorization-code", () => {
+  const AUTHORIZATION_URL = "https://auth.example.com/oauth/authorize";
+
+  /** The plan `config create` made, as `config get` then reads it from the control plane. */
+  async function createdAndStored(name: string, flags: string[]) {
+    const base = ["config", "create", name, "--serviceId", stack.serviceId, "--backendEndpoint", stack.backend.url];
+    const created = json(await atrium([...base, ...flags, "-o", "json"]));
+    const stored = json(await atrium(["config", "get", created.id, "-o", "json"]));
+    expect(created.backendSecret).toEqual(stored.backendSecret);
+    return stored;
+  }
+
+  it("creates a plan whose users each authorize the backend, at an issuer with a client secret, stored as given", async () => {
+    const secret = json(
+      await atrium(["secret", "create", "grant-client", "--value-stdin", "-o", "json"], "grant-client-secret\n"),
+    );
+    const stored = await createdAndStored("granted", [
+      "--oauth-issuer",
+      "https://login.example.com/",
+      "--backend-authorization-code",
+      "--backend-issuer",
+      "https://auth.example.com/",
+      "--backend-revocation-url",
+      "https://auth.example.com/oauth/revoke",
+      "--backend-client-id",
+      "atrium-gateway",
+      "--backend-client-secret",
+      secret.id,
+      "--backend-client-auth",
+      "post",
+      "--backend-scope",
+      "offline_access",
+      "pets:read",
+      "--backend-resource",
+      "https://petstore.example.com/",
+      "--backend-authorization-description",
+      "Let the agent see your pets",
+    ]);
+    expect(stored.backendSecret).toEqual({
+      in: "header",
+      name: "Authorization",
+      oauth2AuthorizationCode: {
+        issuer: "https://auth.example.com/",
+        revocationUrl: "https://auth.example.com/oauth/revoke",
+        clientId: "atrium-gateway",
+        clientSecret: { secretId: secret.id },
+        tokenEndpointAuthMethod: "client_secret_post",
+        scopes: ["offline_access", "pets:read"],
+        resource: "https://petstore.example.com/",
+        description: "Let the agent see your pets",
+      },
+    });
+  });
+
+  it("creates one for a public client at an authorization URL and a token URL, without OAuth on the plan", async () => {
+    const stored = await createdAndStored("granted-public", [
+      "--backend-authorization-code",
+      "--backend-authorization-url",
+      AUTHORIZATION_URL,
+      "--backend-token-url",
+      TOKEN_URL,
+      "--backend-client-id",
+      "atrium-public",
+    ]);
+    expect(stored.backendSecret).toEqual({
+      in: "header",
+      name: "Authorization",
+      oauth2AuthorizationCode: { authorizationUrl: AUTHORIZATION_URL, tokenUrl: TOKEN_URL, clientId: "atrium-public" },
+    });
+    expect(stored.oauth).toBeUndefined();
+  });
+
+  it("refuses what the flags cannot mean together, before any request", async () => {
+    const create = (flags: string[]) =>
+      runAtrium(["config", "create", "x", "--serviceId", stack.serviceId, "--backendEndpoint", "http://b", ...flags], {
+        env: newEnv(),
+      });
+    const code = ["--backend-authorization-code", "--backend-client-id", "gw"];
+    const atIssuer = [...code, "--backend-issuer", "https://auth.example.com/"];
+    const refusals: [string[], string][] = [
+      [
+        code,
+        "--backend-authorization-code needs --backend-issuer <url>, or --backend-authorization-url <url> with " +
+          "--backend-token-url <url>: it needs the authorization server's endpoints",
+      ],
+      [
+        [...atIssuer, "--backend-token-url", TOKEN_URL],
+        "--backend-issuer and --backend-token-url cannot be used together: the issuer's metadata names the endpoints",
+      ],
+      [
+        [...atIssuer, "--backend-authorization-url", AUTHORIZATION_URL],
+        "--backend-issuer and --backend-authorization-url cannot be used together",
+      ],
+      [
+        [...code, "--backend-authorization-url", AUTHORIZATION_URL],
+        "--backend-authorization-url needs --backend-token-url <url>",
+      ],
+      [[...code, "--backend-token-url", TOKEN_URL], "--backend-token-url needs --backend-authorization-url <url>"],
+      [
+        ["--backend-authorization-url", AUTHORIZATION_URL, "--backend-token-url", TOKEN_URL],
+        "--backend-authorization-url needs --backend-authorization-code: it is an authorization-code setting",
+      ],
+      [
+        ["--backend-authorization-description", "Your pets"],
+        "--backend-authorization-description needs --backend-authorization-code",
+      ],
+      [
+        [
+          "--backend-token-exchange",
+          "--backend-issuer",
+          "https://auth.example.com/",
+          "--backend-revocation-url",
+          TOKEN_URL,
+        ],
+        "--backend-token-exchange and --backend-revocation-url cannot be used together: it is not a token-exchange setting",
+      ],
+      [
+        [...atIssuer, "--backend-token-exchange"],
+        "--backend-authorization-code and --backend-token-exchange cannot be used together",
+      ],
+      [
+        [...atIssuer, "--backend-audience", "https://api.example.com"],
+        "--backend-authorization-code and --backend-audience cannot be used together: it is not an " +
+          "authorization-code setting",
+      ],
+      [
+        [...atIssuer, "--backend-requested-token-type", "jwt"],
+        "--backend-authorization-code and --backend-requested-token-type cannot be used together",
+      ],
+      [
+        [...atIssuer, "--backend-secret-prefix", "Bearer "],
+        "--backend-authorization-code and --backend-secret-prefix cannot be used together: each user's authorized " +
+          "token is always sent as 'Authorization: Bearer <token>'; keep one",
+      ],
+      [[...atIssuer, "--backend-elicit", "Your key"], "--backend-authorization-code and --backend-elicit cannot"],
+      [
+        ["--backend-authorization-code", "--backend-issuer", "https://auth.example.com/"],
+        "--backend-authorization-code needs --backend-client-id <id>",
+      ],
+      [
+        [...atIssuer, "--backend-client-auth", "basic"],
+        "--backend-client-auth needs --backend-client-secret <secret_id> or --backend-client-secret-env <NAME>: " +
+          "without a client secret the client is public and does not authenticate",
+      ],
+      [
+        [...atIssuer, "--backend-client-secret-env", "X", "--backend-client-auth", "private-key-jwt"],
+        "--backend-client-auth must be basic or post, not 'private-key-jwt'",
+      ],
+      [
+        [...atIssuer, "--backend-client-secret", "s", "--backend-client-secret-env", "X"],
+        "--backend-client-secret and --backend-client-secret-env cannot be used together",
+      ],
+    ];
+    for (const [flags, message] of refusals) fails(await create(flags), 2, message);
+  });
+
+  it("is refused by the control plane with missing arguments asked of the user, and shown in --help", async () => {
+    const refused = await atrium([
+      "config",
+      "create",
+      "granted-and-asking",
+      "--serviceId",
+      stack.serviceId,
+      "--backendEndpoint",
+      stack.backend.url,
+      "--elicit-missing-arguments",
+      "--backend-authorization-code",
+      "--backend-issuer",
+      "https://auth.example.com/",
+      "--backend-client-id",
+      "gw",
+    ]);
+    fails(refused, 1, "elicitMissingArguments cannot be combined with backendSecret.elicit or oauth2AuthorizationCode");
+    const help = (await runAtrium(["config", "create", "--help"], { env: newEnv() })).stdout.replace(/\s+/g, " ");
+    expect(help).toContain("e.g. --backend-authorization-code --backend-issuer https://auth.example.com/");
+    expect(help).toContain("<gateway origin>/elicitations/authorized");
   });
 });
