@@ -102,6 +102,8 @@ export interface Contestant {
   auth?: AtriumAuth;
   /** Atrium contestants: stateless 2026-07-28 calls, or 2025 sessions (the report compares them). */
   era?: AtriumEra;
+  /** Atrium contestants whose plan exchanges each caller's token for the backend's (the report holds them to OAuth). */
+  backendToken?: BackendToken;
   start(context: BenchContext): Promise<RunningContestant>;
 }
 
@@ -243,6 +245,8 @@ export async function startAtriumGateway(
 
 /** How an Atrium contestant's Exposition authenticates its clients. */
 export type AtriumAuth = "none" | "apiKey" | "oauth";
+/** What an Atrium contestant's plan sends the backend besides the call: a token exchanged for the caller's. */
+export type BackendToken = "exchange";
 /** How an Atrium contestant's clients speak MCP: stateless 2026-07-28 requests, or 2025 sessions. */
 export type AtriumEra = "stateless" | "session";
 
@@ -269,6 +273,39 @@ async function startExpositionGateway(
   return profileDir ? { child: gateway.child, url, profileDir } : { child: gateway.child, url };
 }
 
+const EXCHANGE_DESCRIPTION =
+  " Its plan's backend secret is `tokenExchange` (`tokenUrl` of a local RFC 8693 token endpoint, token-exchange-server.ts in the runner: client_secret_basic, the client secret stored in the control plane, the subject token verified, an RS256 JWT for the backend's audience answered, valid 4 h): the caller's token is exchanged once, on the first call, and every later call finds the exchanged token in the gateway's exchange cache (per plan and caller) and sends it to the backend as `Authorization: Bearer` — the steady state. Checked before it is loaded: a second call exchanges nothing; and after each load: no exchange during it. The first exchange is timed apart (*First call with a token* below).";
+
+/** The token endpoint of a token-exchange contestant: how many exchanges it has answered so far. */
+export interface ExchangeCounter {
+  exchanges: number;
+}
+
+/**
+ * Wraps a token-exchange contestant's check and load: one call then another that must not
+ * exchange (the cache holds), and loads during which nothing is exchanged (the steady state).
+ */
+function steadyExchange(running: RunningContestant, endpoint: ExchangeCounter): RunningContestant {
+  return {
+    ...running,
+    verify: async () => {
+      await running.verify();
+      const before = endpoint.exchanges;
+      if (before === 0) throw new Error("a call went through without a token exchange");
+      await running.verify();
+      if (endpoint.exchanges !== before)
+        throw new Error("the second call with the same token exchanged it again: the exchange cache did not hold");
+    },
+    load: async (options) => {
+      const before = endpoint.exchanges;
+      const result = await running.load(options);
+      const during = endpoint.exchanges - before;
+      if (during > 0) throw new Error(`${during} token exchange(s) during the load: not the steady state`);
+      return result;
+    },
+  };
+}
+
 export function atrium(
   name: string,
   exposition: {
@@ -280,6 +317,8 @@ export function atrium(
     protocol?: BackendProtocol;
     /** The tool called, when not getPet (a gRPC Service's tools are named <Service>_<Method>). */
     tool?: string;
+    /** The token endpoint of a plan exchanging the caller's token (needs auth oauth). */
+    exchange?: ExchangeCounter;
   },
 ): Contestant {
   const graphql =
@@ -289,15 +328,18 @@ export function atrium(
         ? " The Service is the gRPC backend's .proto (kind grpc), published at its grpc:// address: each call encodes the arguments as the request message (@bufbuild/protobuf), calls pets.v1.Pets/GetPet over the gateway's pooled @grpc/grpc-js channel, and decodes the answer to proto3 JSON, checked against the tool's outputSchema and returned as structuredContent."
         : "";
   const tool = exposition.tool ?? "getPet";
+  const { exchange } = exposition;
   return {
     name,
     auth: exposition.auth,
     era: "stateless",
     ...(exposition.protocol ? { protocol: exposition.protocol } : {}),
-    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP 2026-07-28 stateless tools/call, ${AUTH_DESCRIPTIONS[exposition.auth]}${graphql}`,
+    ...(exchange ? { backendToken: "exchange" as const } : {}),
+    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP 2026-07-28 stateless tools/call, ${AUTH_DESCRIPTIONS[exposition.auth]}${graphql}${exchange ? EXCHANGE_DESCRIPTION : ""}`,
     start: async (context) => {
       const { child, url, profileDir } = await startExpositionGateway(context, exposition);
-      const running = statelessCalls(child, url, modernHeaders(tool, exposition.credential), tool);
+      const calls = statelessCalls(child, url, modernHeaders(tool, exposition.credential), tool);
+      const running = exchange ? steadyExchange(calls, exchange) : calls;
       return profileDir ? { ...running, profileDir } : running;
     },
   };

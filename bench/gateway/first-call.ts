@@ -1,14 +1,18 @@
 /**
  * What a token costs the first time, which the hot path (one token, cached) never shows: a fresh
- * gateway (core 0) serving the pets Exposition twice — open, and behind OAuth — is called from
- * the runner over one kept-alive connection:
+ * gateway (core 0) serving the pets Exposition three times — open, behind OAuth, and behind OAuth
+ * with the caller's token exchanged for the backend (RFC 8693, token-exchange-server.ts) — is
+ * called from the runner over one kept-alive connection:
  * 1. one call to the open Exposition (the gateway's own first-call work: JIT, backend connection);
  * 2. the first call with a token: the key set is not fetched yet, so this is a JWKS fetch plus a
- *    signature check (plus the first run of the verification code);
+ *    signature check (plus the first run of the verification code); then the exchange
+ *    Exposition's first call, a new caller: the gateway's first token exchange;
  * 3. then, interleaved, N times: a new token (JWKS warm: a signature check), the first token
- *    again (a cache hit), and the open Exposition (no auth) — so the differences are taken
- *    between calls a few milliseconds apart.
- * Repeated on `coldStarts` fresh gateways; the key set must have been fetched once by each.
+ *    again (a cache hit), and the open Exposition (no auth); then the exchange Exposition with a
+ *    new caller's token (a signature check plus a token exchange) and with that token again (both
+ *    cached) — so the differences are taken between calls a few milliseconds apart.
+ * Repeated on `coldStarts` fresh gateways; the key set must have been fetched once by each, and
+ * each new caller exchanged once.
  */
 import type { ApiClient } from "@atrium/control-plane/testing";
 import { Pool } from "undici";
@@ -18,6 +22,7 @@ import { type ClientCredential, modernHeaders, petOf, toolCallBody } from "./mcp
 import type { BenchIssuer } from "./oauth-issuer.ts";
 import { UNDISTURBED_ATTEMPTS, undisturbed } from "./outside-load.ts";
 import { createExposition, createGroup } from "./setup.ts";
+import type { BenchExchangeServer } from "./token-exchange-server.ts";
 
 const PET_ID = 7;
 const ROLE = "first-call";
@@ -44,22 +49,37 @@ export interface FirstCallResult {
   cachedTokenMs: number[];
   /** Every call to the open Exposition after the first. */
   openMs: number[];
+  /** Per fresh gateway: its first call with a token to exchange (key set warm, a new caller). */
+  coldExchangeMs: number[];
+  /** Every first call of a new caller on the exchange Exposition (signature check and exchange). */
+  newExchangeMs: number[];
+  /** Every call of a caller already exchanged (token and exchanged token cached). */
+  cachedExchangeMs: number[];
   /** Key-set fetches the issuer served during the measurement (one per fresh gateway is right). */
   jwksFetches: number;
+  /** Token exchanges answered during the measurement (one per new caller is right). */
+  exchanges: number;
   /** Cores' worth of CPU other processes used meanwhile (median over the gateways). */
   othersBusy: number;
 }
 
-/** The two Expositions the fresh gateways serve (their group selects `role=first-call`). */
+/** The three Expositions the fresh gateways serve (their group selects `role=first-call`). */
 export async function createFirstCallExpositions(
   admin: ApiClient,
-  plans: { openPlanId: string; oauthPlanId: string },
-): Promise<{ openId: string; oauthId: string }> {
+  plans: { openPlanId: string; oauthPlanId: string; exchangePlanId: string },
+): Promise<FirstCallExpositions> {
   const groupId = await createGroup(admin, ROLE);
   return {
     openId: await createExposition(admin, "pets-first-open", plans.openPlanId, groupId),
     oauthId: await createExposition(admin, "pets-first-oauth", plans.oauthPlanId, groupId),
+    exchangeId: await createExposition(admin, "pets-first-exchange", plans.exchangePlanId, groupId),
   };
+}
+
+export interface FirstCallExpositions {
+  openId: string;
+  oauthId: string;
+  exchangeId: string;
 }
 
 /** One timed tools/call of getPet over `pool`, checked for the right pet once timed. */
@@ -82,7 +102,8 @@ async function timedCall(pool: Pool, path: string, credential: ClientCredential,
 export async function measureFirstCalls(
   context: BenchContext,
   issuer: BenchIssuer,
-  expositions: { openId: string; oauthId: string; audience: string; scope: string },
+  exchange: BenchExchangeServer,
+  expositions: FirstCallExpositions & { audience: string; scope: string },
   options: FirstCallOptions,
   progress: (message: string) => void,
 ): Promise<FirstCallResult> {
@@ -94,11 +115,21 @@ export async function measureFirstCalls(
     newTokenMs: [],
     cachedTokenMs: [],
     openMs: [],
+    coldExchangeMs: [],
+    newExchangeMs: [],
+    cachedExchangeMs: [],
     jwksFetches: 0,
+    exchanges: 0,
     othersBusy: Number.NaN,
   };
   const others: number[] = [];
   const mint = () => issuer.mint({ audience: expositions.audience, scope: expositions.scope });
+  // The exchange cache holds one entry per caller: each exchange call is a new caller (subject).
+  let callers = 0;
+  const mintCaller = () => {
+    callers += 1;
+    return issuer.mint({ audience: expositions.audience, scope: expositions.scope, subject: `caller-${callers}` });
+  };
   let gateways = 0;
   for (let start = 1; start <= options.coldStarts; start++) {
     progress(`first calls: fresh gateway ${start}/${options.coldStarts}, ${options.tokens} new tokens`);
@@ -108,34 +139,48 @@ export async function measureFirstCalls(
       // Minted before the gateway starts: signing is the issuer's cost, not the gateway's.
       const firstToken = await mint();
       const newTokens = await Promise.all(Array.from({ length: options.tokens }, mint));
+      const firstCaller = await mintCaller();
+      const newCallers = await Promise.all(Array.from({ length: options.tokens }, mintCaller));
       const gateway = await startAtriumGateway(context, {
         id: `gw-first-${gateways}`,
         role: ROLE,
-        expectedExpositions: 2,
+        expectedExpositions: 3,
       });
       const pool = new Pool(gateway.url, { connections: 1 });
       try {
         const open = `/mcp/${expositions.openId}`;
         const protectedPath = `/mcp/${expositions.oauthId}`;
+        const exchangePath = `/mcp/${expositions.exchangeId}`;
         const fetchesBefore = issuer.jwksFetches;
+        const exchangesBefore = exchange.exchanges;
         let id = 1;
         const firstOpen = await timedCall(pool, open, {}, id++);
         const coldJwks = await timedCall(pool, protectedPath, { bearerToken: firstToken }, id++);
+        const coldExchange = await timedCall(pool, exchangePath, { bearerToken: firstCaller }, id++);
         const newToken: number[] = [];
         const cachedToken: number[] = [];
         const openCalls: number[] = [];
-        for (const token of newTokens) {
+        const newExchange: number[] = [];
+        const cachedExchange: number[] = [];
+        for (const [i, token] of newTokens.entries()) {
           newToken.push(await timedCall(pool, protectedPath, { bearerToken: token }, id++));
           cachedToken.push(await timedCall(pool, protectedPath, { bearerToken: firstToken }, id++));
           openCalls.push(await timedCall(pool, open, {}, id++));
+          const caller = { bearerToken: newCallers[i] };
+          newExchange.push(await timedCall(pool, exchangePath, caller, id++));
+          cachedExchange.push(await timedCall(pool, exchangePath, caller, id++));
         }
         return {
           firstOpen,
           coldJwks,
+          coldExchange,
           newToken,
           cachedToken,
           openCalls,
+          newExchange,
+          cachedExchange,
           jwksFetches: issuer.jwksFetches - fetchesBefore,
+          exchanges: exchange.exchanges - exchangesBefore,
         };
       } finally {
         await pool.close();
@@ -148,7 +193,11 @@ export async function measureFirstCalls(
     result.newTokenMs.push(...value.newToken);
     result.cachedTokenMs.push(...value.cachedToken);
     result.openMs.push(...value.openCalls);
+    result.coldExchangeMs.push(value.coldExchange);
+    result.newExchangeMs.push(...value.newExchange);
+    result.cachedExchangeMs.push(...value.cachedExchange);
     result.jwksFetches += value.jwksFetches;
+    result.exchanges += value.exchanges;
     others.push(measured.others);
   }
   result.othersBusy = median(others);

@@ -1,6 +1,6 @@
 /**
  * CI smoke of the gateway hot-path benchmark: `node bench/gateway/run.ts --quick` runs end to
- * end (every contestant, GraphQL ones included, the first-call timings, the scale checks) and prints its table and
+ * end (every contestant, GraphQL, gRPC and token-exchange ones included, the first-call timings, the scale checks) and prints its table and
  * ratio lines. Not a timed test — the numbers are never asserted, only that every row and ratio
  * line is there. The Go SDK contestant is built first, in its own hook (a cold build takes
  * about a minute; a warm cache, nothing).
@@ -22,6 +22,7 @@ describe("gateway benchmark (smoke)", () => {
       "atrium (no auth)",
       "atrium (API key)",
       "atrium (OAuth)",
+      "atrium (token exchange)",
       "atrium (2025 session)",
       "atrium (2025 session over SSE)",
       "@ivotoby/openapi-mcp-server",
@@ -64,10 +65,21 @@ describe("gateway benchmark (smoke)", () => {
     expect(stdout).toMatch(
       /atrium \(OAuth\): CPU per call \/ atrium \(no auth\) = \d+\.\d+ \(target ≤ 1\.15: (met|MISSED)\)/,
     );
+    expect(stdout).toMatch(
+      /atrium \(token exchange\): throughput \/ atrium \(OAuth\) = \d+\.\d+ \(target ≥ 0\.9: (met|MISSED)\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium \(token exchange\): CPU per call \/ atrium \(OAuth\) = \d+\.\d+ \([\d,]+ µs against [\d,]+ µs\)/,
+    );
     expect(stdout).toMatch(/OAuth on one gateway: CPU per call \/ no auth = \d+\.\d+ \(target ≤ 1\.15: (met|MISSED)\)/);
     // The first call with a token fetched the key set; later new tokens did not.
     expect(stdout).toMatch(/\| first call with a token, key set not fetched yet .* \| \d+\.\d+ \| 1 \|/);
     expect(stdout).toMatch(/key-set fetches: 1 for 1 fresh gateway/);
+    // The exchange's first call, timed apart: each new caller exchanged once, a cached one not again.
+    expect(stdout).toMatch(/\| first exchange of a fresh gateway, a new caller .* \| \d+\.\d+ \| 1 \|/);
+    expect(stdout).toMatch(/\| first call of a new caller, exchange plan .* \| \d+\.\d+ \(.*\) \| 5 \|/);
+    expect(stdout).toMatch(/a token exchange \(the exchange's first call\) costs -?\d+\.\d+ ms more than a new token/);
+    expect(stdout).toMatch(/token exchanges: 6 for 6 new caller\(s\) on 1 fresh gateway/);
     expect(stdout).toMatch(/tools\/list, 200 tools .* p50 \d+\.\d+ ms, p99 \d+\.\d+ ms/);
     expect(stdout).toMatch(/gateway RSS with 50 Expositions loaded/);
     expect(stdout).toMatch(

@@ -167,6 +167,7 @@ function resultOf(tally: Tally): ContestantResult {
     ...(contestant.auth ? { auth: contestant.auth } : {}),
     ...(contestant.era ? { era: contestant.era } : {}),
     ...(contestant.protocol ? { protocol: contestant.protocol } : {}),
+    ...(contestant.backendToken ? { backendToken: contestant.backendToken } : {}),
     ...(tally.failure ? { failure: tally.failure } : {}),
     throughput,
     roundsPerSecond,

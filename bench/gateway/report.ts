@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, release } from "node:os";
 import type { AuthCostResult } from "./auth-cost.ts";
-import type { AtriumAuth, AtriumEra, BackendProtocol } from "./contestants.ts";
+import type { AtriumAuth, AtriumEra, BackendProtocol, BackendToken } from "./contestants.ts";
 import type { FirstCallResult } from "./first-call.ts";
 import { type LoadResult, median } from "./load.ts";
 import { REPO_ROOT } from "./processes.ts";
@@ -34,6 +34,8 @@ export const TARGETS = {
   /** OAuth (one token, cached) against no auth, measured in the same run. */
   oauthThroughputVsNoAuth: 0.85,
   oauthCpuVsNoAuth: 1.15,
+  /** Token exchange in its steady state (each caller's exchanged token cached) against OAuth alone, same run (issue 23). */
+  exchangeThroughputVsOAuth: 0.9,
 };
 
 export interface ContestantResult {
@@ -47,6 +49,8 @@ export interface ContestantResult {
   era?: AtriumEra;
   /** GraphQL contestants and their pass-through; absent for the REST ones. */
   protocol?: BackendProtocol;
+  /** Atrium contestants whose plan exchanges the caller's token for the backend (held to the OAuth contestant). */
+  backendToken?: BackendToken;
   /** Set when it could not be measured; the other fields are then NaN. */
   failure?: string;
   /** Throughput over all rounds; `perSecond` is the median round's. */
@@ -161,26 +165,36 @@ export function ratioLines(results: ContestantResult[]): { lines: string[]; miss
   const stateless = measured.find(
     (r) => r.kind === "atrium" && r.era === "stateless" && r.auth === "none" && r.protocol === undefined,
   );
+  const oauth = measured.find(
+    (r) =>
+      r.kind === "atrium" &&
+      r.era === "stateless" &&
+      r.auth === "oauth" &&
+      r.protocol === undefined &&
+      r.backendToken === undefined,
+  );
   const lines: string[] = [];
   let missed = 0;
   for (const atrium of results.filter((r) => r.kind === "atrium")) {
     const checks =
       atrium.era === "session"
         ? sessionChecks(atrium, stateless)
-        : atrium.protocol === "graphql"
-          ? protocolChecks(
-              atrium,
-              passThroughOf("graphql"),
-              "GraphQL pass-through",
-              TARGETS.graphqlThroughputVsPassThrough,
-            )
-          : atrium.protocol === "grpc"
-            ? protocolChecks(atrium, passThroughOf("grpc"), "gRPC pass-through", TARGETS.grpcThroughputVsPassThrough)
-            : [
-                ...passThroughChecks(atrium, passThrough),
-                ...peers.map((peer) => peerCheck(atrium, peer)),
-                ...(atrium.auth && atrium.auth !== "none" && stateless ? authCostChecks(atrium, stateless) : []),
-              ];
+        : atrium.backendToken === "exchange"
+          ? protocolChecks(atrium, oauth, oauth?.name ?? "atrium (OAuth)", TARGETS.exchangeThroughputVsOAuth)
+          : atrium.protocol === "graphql"
+            ? protocolChecks(
+                atrium,
+                passThroughOf("graphql"),
+                "GraphQL pass-through",
+                TARGETS.graphqlThroughputVsPassThrough,
+              )
+            : atrium.protocol === "grpc"
+              ? protocolChecks(atrium, passThroughOf("grpc"), "gRPC pass-through", TARGETS.grpcThroughputVsPassThrough)
+              : [
+                  ...passThroughChecks(atrium, passThrough),
+                  ...peers.map((peer) => peerCheck(atrium, peer)),
+                  ...(atrium.auth && atrium.auth !== "none" && stateless ? authCostChecks(atrium, stateless) : []),
+                ];
     for (const [line, met] of checks) {
       lines.push(line);
       if (!met) missed += 1;
@@ -212,7 +226,8 @@ function passThroughChecks(atrium: ContestantResult, passThrough: ContestantResu
 
 /**
  * A GraphQL or gRPC contestant against the pass-through to the same backend (`label`, e.g. "GraphQL
- * pass-through"): throughput has a target, CPU is reported.
+ * pass-through"), or the token-exchange contestant against the OAuth one: throughput has a
+ * target, CPU is reported.
  */
 function protocolChecks(
   atrium: ContestantResult,
@@ -354,9 +369,13 @@ export function firstCallSection(first: FirstCallResult): string {
       : fixed(values[0], 2);
   const signature = median(first.newTokenMs) - median(first.cachedTokenMs);
   const fetchAndFirst = median(first.coldJwksMs) - median(first.newTokenMs);
+  const exchange = median(first.newExchangeMs) - median(first.newTokenMs);
+  const cachedExchange = median(first.cachedExchangeMs) - median(first.cachedTokenMs);
+  const firstExchange = median(first.coldExchangeMs) - median(first.newExchangeMs);
   const pooled = first.coldStarts * first.tokensPerStart;
+  const callers = first.coldStarts * (first.tokensPerStart + 1);
   return [
-    `${first.coldStarts} fresh gateway(s) on core 0, each serving the pets Exposition open and behind OAuth, called one call at a time from the runner over one kept-alive connection: first the open Exposition, then the first call with a token (the key set not fetched yet), then ${first.tokensPerStart} times a new token, the first token again and the open Exposition, interleaved. Times to the last byte of the answer; tokens minted beforehand. Other processes used ${fixed(first.othersBusy * 100, 0)} % of a core meanwhile (median).`,
+    `${first.coldStarts} fresh gateway(s) on core 0, each serving the pets Exposition open, behind OAuth, and behind OAuth with each caller's token exchanged for the backend (RFC 8693 at the bench's token endpoint, token-exchange-server.ts), called one call at a time from the runner over one kept-alive connection: first the open Exposition, then the first call with a token (the key set not fetched yet), then the exchange Exposition's first call (a new caller: the gateway's first exchange), then ${first.tokensPerStart} times a new token, the first token again, the open Exposition, a new caller on the exchange Exposition and that caller again, interleaved. Times to the last byte of the answer; tokens minted beforehand, each exchange call's by a caller (subject) of its own. Other processes used ${fixed(first.othersBusy * 100, 0)} % of a core meanwhile (median).`,
     "",
     "| call | ms, median (min–max) | calls |",
     "|---|--:|--:|",
@@ -365,10 +384,17 @@ export function firstCallSection(first: FirstCallResult): string {
     `| first call of a new token, key set warm (signature check) | ${ms(first.newTokenMs)} | ${pooled} |`,
     `| a token already verified (cache hit) | ${ms(first.cachedTokenMs)} | ${pooled} |`,
     `| open Exposition, same gateway, same moments | ${ms(first.openMs)} | ${pooled} |`,
+    `| first exchange of a fresh gateway, a new caller (signature check + token exchange: a new connection to the token endpoint, the exchange code's first run) | ${ms(first.coldExchangeMs)} | ${first.coldExchangeMs.length} |`,
+    `| first call of a new caller, exchange plan (signature check + token exchange) | ${ms(first.newExchangeMs)} | ${pooled} |`,
+    `| a caller already exchanged (token verified, exchanged token cached) | ${ms(first.cachedExchangeMs)} | ${pooled} |`,
     "",
     `- a new token costs ${fixed(signature, 3)} ms more than a cached one (median difference: the signature check and the cache insert)`,
     `- the first token of a fresh gateway costs ${fixed(fetchAndFirst, 2)} ms more than a later new one (median difference: the key-set fetch and the verification code's first run)`,
     `- key-set fetches: ${first.jwksFetches} for ${first.coldStarts} fresh gateway(s) (one each expected; a new token on a warm key set fetches nothing)`,
+    `- a token exchange (the exchange's first call) costs ${fixed(exchange, 3)} ms more than a new token on the OAuth plan (median difference: the round trip to the token endpoint, its own work — the subject token verified, a token signed — and the cache insert)`,
+    `- a caller already exchanged costs ${fixed(cachedExchange, 3)} ms more than a cached token on the OAuth plan (median difference: the exchange cache's lookup and the bearer sent to the backend)`,
+    `- the first exchange of a fresh gateway costs ${fixed(firstExchange, 2)} ms more than a later one (median difference: the connection to the token endpoint and the exchange code's first run)`,
+    `- token exchanges: ${first.exchanges} for ${callers} new caller(s) on ${first.coldStarts} fresh gateway(s) (one each expected; a caller already exchanged exchanges nothing)`,
   ].join("\n");
 }
 

@@ -1,17 +1,19 @@
 /**
  * The gateway's hot-path benchmark ("faster than every peer"), in one run on a 2-core machine:
  * each contestant — the backend called directly, a bare fastify + undici pass-through, the
- * Atrium gateway (stateless: no auth, API key, OAuth bearer token; and in 2025 sessions),
+ * Atrium gateway (stateless: no auth, API key, OAuth bearer token, OAuth with the caller's token
+ * exchanged for the backend's; and in 2025 sessions),
  * @ivotoby/openapi-mcp-server, a server on the official TypeScript SDK and one on the official
  * Go SDK (built once, go-sdk-build.ts) — serves getPet → `GET /pets/{id}` as its own child
  * process pinned to core 0, while the backend, the control plane, the OAuth contestant's JWKS server
- * (oauth-issuer.ts) and the load generator (autocannon, in this process) run on core 1. GraphQL:
+ * (oauth-issuer.ts), the token-exchange contestant's RFC 8693 token endpoint
+ * (token-exchange-server.ts) and the load generator (autocannon, in this process) run on core 1. GraphQL:
  * the gateway publishing a GraphQL Service's `getPet` query and its own bare pass-through, both in
  * front of one graphql-http backend (graphql-backend.ts, core 1), compared with each other.
  * Measured per contestant (hot-path.ts): req/s at 32 connections, p50/p99 at 1 connection, CPU
  * µs per call (/proc/<pid>/stat), core busy shares, RSS — in rounds that interleave the
  * contestants. Then what a token costs before it is cached (first-call.ts: a cold key set, a new
- * token on a warm one), and the scale checks (scale.ts): tools/list with 5,000 tools; 10,000
+ * token on a warm one, a token exchange), and the scale checks (scale.ts): tools/list with 5,000 tools; 10,000
  * Expositions on one gateway (start to ready, RSS, a change applied after its commit); sessions
  * with colliding JSON-RPC ids never crossing.
  *
@@ -84,9 +86,11 @@ import {
   createGroup,
   createGrpcService,
   createPlan,
+  createSecret,
   createService,
   petsOpenApi,
 } from "./setup.ts";
+import { BenchExchangeServer, EXCHANGE_AUDIENCE, EXCHANGE_CLIENT } from "./token-exchange-server.ts";
 
 const { values } = parseArgs({
   options: {
@@ -157,15 +161,36 @@ function kindOf(contestant: Contestant): ContestantResult["kind"] {
 const OAUTH_SCOPE = "pets:read";
 const OAUTH_AUDIENCE = "https://atrium.bench/pets";
 
-/** The plans every hot-path scenario needs: open, API key, OAuth (trusting the bench's issuer). */
-async function createHotPlans(context: BenchContext, admin: ApiClient, issuer: BenchIssuer) {
+/**
+ * The plans every hot-path scenario needs: open, API key, OAuth (trusting the bench's issuer), and
+ * OAuth with each caller's token exchanged at the bench's token endpoint for the backend.
+ */
+async function createHotPlans(
+  context: BenchContext,
+  admin: ApiClient,
+  issuer: BenchIssuer,
+  exchange: BenchExchangeServer,
+) {
   const serviceId = await createService(admin, "pets", petsOpenApi());
-  const plan = (label: string, options: { apiKey?: boolean; oauth?: boolean } = {}) =>
+  const clientSecretId = await createSecret(admin, "bench-token-exchange-client", EXCHANGE_CLIENT.secret);
+  const plan = (label: string, options: { apiKey?: boolean; oauth?: boolean; exchange?: boolean } = {}) =>
     createPlan(admin, {
       name: `pets-${label}`,
       serviceId,
       backendUrl: context.backendUrl,
       apiKey: options.apiKey ?? false,
+      ...(options.exchange
+        ? {
+            backendSecret: {
+              tokenExchange: {
+                tokenUrl: exchange.tokenUrl,
+                clientId: EXCHANGE_CLIENT.id,
+                clientSecret: { secretId: clientSecretId },
+                audience: EXCHANGE_AUDIENCE,
+              },
+            },
+          }
+        : {}),
       ...(options.oauth
         ? {
             oauth: {
@@ -185,6 +210,7 @@ async function createHotPlans(context: BenchContext, admin: ApiClient, issuer: B
     open: await plan("open"),
     keyed: await plan("keyed", { apiKey: true }),
     oauth: await plan("oauth", { oauth: true }),
+    exchange: await plan("exchange", { oauth: true, exchange: true }),
     graphql: await createPlan(admin, {
       name: "pets-graphql",
       serviceId: graphqlServiceId,
@@ -210,6 +236,7 @@ async function hotPath(
   admin: ApiClient,
   plans: HotPlans,
   issuer: BenchIssuer,
+  exchange: BenchExchangeServer,
 ): Promise<ContestantResult[]> {
   const scenario = async (label: string, planId: string) => {
     const role = `hot-${label}`;
@@ -230,6 +257,12 @@ async function hotPath(
       ...(await scenario("oauth", plans.oauth.id)),
       auth: "oauth",
       credential: { bearerToken: token },
+    }),
+    atrium("atrium (token exchange)", {
+      ...(await scenario("exchange", plans.exchange.id)),
+      auth: "oauth",
+      credential: { bearerToken: token },
+      exchange,
     }),
     atriumSession("atrium (2025 session)", await scenario("session", plans.open.id), "json"),
     atriumSession("atrium (2025 session over SSE)", await scenario("session-sse", plans.open.id), "sse"),
@@ -302,14 +335,17 @@ async function firstCalls(
   admin: ApiClient,
   plans: HotPlans,
   issuer: BenchIssuer,
+  exchange: BenchExchangeServer,
 ): Promise<FirstCallResult> {
   const expositions = await createFirstCallExpositions(admin, {
     openPlanId: plans.open.id,
     oauthPlanId: plans.oauth.id,
+    exchangePlanId: plans.exchange.id,
   });
   return measureFirstCalls(
     context,
     issuer,
+    exchange,
     { ...expositions, audience: OAUTH_AUDIENCE, scope: OAUTH_SCOPE },
     firstCallOptions,
     progress,
@@ -334,6 +370,7 @@ pinSelf(HARNESS_CORE);
 const scratchDir = scratchFolder("gateway-bench");
 let failed = false;
 let closeIssuer: () => Promise<void> = async () => undefined;
+let closeExchange: () => Promise<void> = async () => undefined;
 try {
   const { context, admin } = await startBenchContext({
     scratchDir,
@@ -344,8 +381,10 @@ try {
 
   const issuer = await BenchIssuer.start();
   closeIssuer = () => issuer.close();
-  const plans = runHot ? await createHotPlans(context, admin, issuer) : undefined;
-  const results = plans ? await hotPath(context, admin, plans, issuer) : undefined;
+  const exchange = await BenchExchangeServer.start(issuer);
+  closeExchange = () => exchange.close();
+  const plans = runHot ? await createHotPlans(context, admin, issuer, exchange) : undefined;
+  const results = plans ? await hotPath(context, admin, plans, issuer, exchange) : undefined;
   let first: FirstCallResult | undefined;
   let authCost: AuthCostResult | undefined;
   if (plans) {
@@ -356,7 +395,7 @@ try {
       progress(`auth-cost runs FAILED: ${(error as Error).stack}`);
     }
     try {
-      first = await firstCalls(context, admin, plans, issuer);
+      first = await firstCalls(context, admin, plans, issuer, exchange);
     } catch (error) {
       failed = true;
       progress(`first-call timings FAILED: ${(error as Error).stack}`);
@@ -372,6 +411,10 @@ try {
     }
   }
   if (results?.some((r) => r.failure)) failed = true;
+  if (exchange.refusals > 0) {
+    failed = true;
+    progress(`the token endpoint refused ${exchange.refusals} exchange(s): see the gateway's log above`);
+  }
 
   const report = fullReport({ hot: results, firstCalls: first, authCost, scale }, settings);
   console.log(report.markdown);
@@ -391,5 +434,6 @@ try {
 } finally {
   await stopAll();
   await closeIssuer();
+  await closeExchange();
 }
 process.exit(failed ? 1 : 0);

@@ -134,6 +134,19 @@ export interface PlanOptions {
   toolOutputFilters?: z.input<typeof toolOutputFilters>;
   /** Operations whose tools the plan leaves out. */
   excludedOperations?: string[];
+  /** What the gateway sends the backend: here only a token exchanged for the caller's (needs `oauth`). */
+  backendSecret?: TokenExchangeSecret;
+}
+
+/** A `tokenExchange` backend secret as the REST API takes it: its client secret stored in the control plane. */
+export interface TokenExchangeSecret {
+  tokenExchange: {
+    tokenUrl: string;
+    clientId: string;
+    clientSecret: { secretId: string };
+    audience?: string;
+    scopes?: string[];
+  };
 }
 
 /** The REST body of a plan (fields left undefined are not sent). */
@@ -152,6 +165,11 @@ export async function createPlan(
 /** Replaces a plan (PUT): resolves once the control plane has committed the change. */
 export async function updatePlan(admin: ApiClient, id: string, options: PlanOptions): Promise<void> {
   await expectStatus(admin, "PUT", `/api/v1/configuration-plans/${id}`, planBody(options), 200);
+}
+
+/** A backend secret stored in the control plane (`POST /api/v1/secrets`): its id. */
+export async function createSecret(admin: ApiClient, name: string, value: string): Promise<string> {
+  return (await expectStatus(admin, "POST", "/api/v1/secrets", { name, value }, 201)).id as string;
 }
 
 /** A gateway group selecting gateways labelled `role=<role>`. */
