@@ -6,7 +6,7 @@
  */
 import { planBody } from "@atrium/contract/rest";
 import { describe, expect, it } from "vitest";
-import { emptyPlanForm, fieldOf, type PlanView, planBodyOf, planFormOf } from "./app/plan-fields.ts";
+import { emptyPlanForm, fieldOf, keptSecretText, type PlanView, planBodyOf, planFormOf } from "./app/plan-fields.ts";
 
 const SAVED = {
   id: "3c7f0a9e-4f3b-4d2a-9a57-7a2f5d9d1b10",
@@ -115,6 +115,24 @@ const WITH_TOKEN_EXCHANGE = {
   },
 } as const;
 
+/** Each user's own authorization, a public client (no inputs for it yet: carried through the form as saved). */
+const WITH_AUTHORIZATION_CODE = {
+  ...WITH_KEY,
+  name: "petstore-granted",
+  apiKey: false,
+  backendSecret: {
+    oauth2AuthorizationCode: {
+      authorizationUrl: "https://auth.example.com/authorize",
+      tokenUrl: "https://auth.example.com/token",
+      revocationUrl: "https://auth.example.com/revoke",
+      clientId: "atrium-public",
+      scopes: ["offline_access", "pets:read"],
+      resource: "https://petstore.example.com",
+      description: "Let the agent see your pets",
+    },
+  },
+} as const;
+
 /** The plan the REST API would answer for `body`. */
 function viewOf(body: Record<string, unknown>): PlanView {
   const { apiKey, ...settings } = body;
@@ -127,6 +145,7 @@ describe("the plan form", () => {
     ["an API key and an environment variable", WITH_KEY],
     ["elicitation with sign-in", WITH_ELICIT],
     ["token exchange", WITH_TOKEN_EXCHANGE],
+    ["each user's authorization code grant", WITH_AUTHORIZATION_CODE],
   ])("gives back every field of a plan with %s, as a body the control plane accepts", (_, body) => {
     const read = planBodyOf(planFormOf(viewOf(body)));
     if (!("body" in read)) throw new Error(`refused: ${JSON.stringify(read.errors)}`);
@@ -134,6 +153,26 @@ describe("the plan form", () => {
     expect(defined).toEqual(body);
     const parsed = planBody.safeParse(defined);
     expect(parsed.error?.issues ?? []).toEqual([]);
+  });
+
+  it("keeps a source it has no inputs for only while it stays chosen, and says what it does", () => {
+    const form = planFormOf(viewOf(WITH_AUTHORIZATION_CODE));
+    expect(form.secretSource).toBe("oauth2AuthorizationCode");
+    const switched = planBodyOf({ ...form, secretSource: "none" });
+    if (!("body" in switched)) throw new Error("refused");
+    expect(switched.body.backendSecret).toBeUndefined();
+    if (!form.keptSecret) throw new Error("not kept");
+    expect(keptSecretText(form.keptSecret)).toBe(
+      "Each user authorizes the backend once at https://auth.example.com/authorize, client atrium-public " +
+        "(public: no secret), scopes offline_access pets:read; its redirect URI is " +
+        "<gateway origin>/elicitations/authorized.",
+    );
+    const exchange = planFormOf(viewOf(WITH_TOKEN_EXCHANGE)).keptSecret;
+    if (!exchange) throw new Error("not kept");
+    expect(keptSecretText(exchange)).toBe(
+      "Each caller's token is exchanged at the token endpoint of https://auth.example.com/, client atrium-gateway, " +
+        "scopes pets:read.",
+    );
   });
 
   it("leaves the optional parts out when they are empty, so the control plane's defaults apply", () => {

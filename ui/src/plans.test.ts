@@ -245,6 +245,48 @@ describe("configuration plans", () => {
     expect((await plans()).some((plan) => plan.id === exposed.planId)).toBe(true);
   });
 
+  it("keeps a backend grant each user authorizes as saved: shown in words, no inputs for it, saved unchanged", async () => {
+    const saved = await controlPlane.admin.call("POST", "/api/v1/configuration-plans", {
+      name: "granted",
+      serviceId,
+      backendEndpoint: "https://petstore.example.com",
+      backendSecret: {
+        oauth2AuthorizationCode: {
+          issuer: "https://auth.example.com/",
+          clientId: "atrium-gateway",
+          clientSecret: { secretId },
+          scopes: ["offline_access", "pets:read"],
+          description: "Let the agent see your pets",
+        },
+      },
+    });
+    expect(saved.status).toBe(201);
+    const page = await browser.page();
+    await openSignedIn(page, `/plans/${saved.body.id}`, "granted");
+    const source = page.getByLabel("What the gateway sends to the backend");
+    expect(await source.inputValue()).toBe("oauth2AuthorizationCode");
+    expect(await source.locator("option:checked").textContent()).toBe(
+      "Each user's own authorization (OAuth authorization code), kept as saved",
+    );
+    const help = await page.locator(`[id="${await source.getAttribute("aria-describedby")}"]`).textContent();
+    expect(help).toBe(
+      "Each user authorizes the backend once at https://auth.example.com/, client atrium-gateway, scopes " +
+        "offline_access pets:read; its redirect URI is <gateway origin>/elicitations/authorized. Change it with " +
+        "the atrium CLI or the REST API.",
+    );
+    // The grant's token always goes in Authorization as a bearer: nothing to place.
+    expect(await page.getByLabel("Header or parameter name").count()).toBe(0);
+    expect(await page.getByLabel("Prefix").count()).toBe(0);
+    await expectAccessible(page, "plan with a kept backend grant");
+
+    await page.getByLabel("Backend timeout (ms)").fill("7000");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await poll(() => page.getByRole("status").first().textContent()).toBe("Saved granted.");
+    const edited = (await plans()).find((plan) => plan.name === "granted");
+    expect(edited?.backendTimeoutMs).toBe(7000);
+    expect(edited?.backendSecret).toEqual(saved.body.backendSecret);
+  });
+
   it("turns the API key on (shown once), and deletes a plan after confirmation, not before", async () => {
     const created = await controlPlane.admin.call("POST", "/api/v1/configuration-plans", {
       name: "short-lived",

@@ -14,8 +14,12 @@ export type SavedPlan = paths["/api/v1/configuration-plans"]["post"]["responses"
 export type FieldError = NonNullable<components["schemas"]["Problem"]["errors"]>[number];
 
 export type ClientAuth = "none" | "apiKey" | "oauth";
-/** `tokenExchange` is kept as saved: the form shows it, but has no inputs for it yet. */
-export type SecretSource = "none" | "secretId" | "env" | "oauth2ClientCredentials" | "elicit" | "tokenExchange";
+type BackendSecret = NonNullable<PlanBody["backendSecret"]>;
+/** The sources kept as saved: the form shows them, but has no inputs for them yet. */
+export type KeptSource = "tokenExchange" | "oauth2AuthorizationCode";
+export type SecretSource = "none" | "secretId" | "env" | "oauth2ClientCredentials" | "elicit" | KeptSource;
+/** A saved backend credential of a kept source: that source alone. */
+export type KeptSecret = Pick<BackendSecret, KeptSource>;
 
 export interface PlanForm {
   name: string;
@@ -70,8 +74,8 @@ export interface PlanForm {
   toolOutputFilters: PlanBody["toolOutputFilters"];
   /** Kept as saved: the form has no inputs for it yet, and saving the form must not drop it. */
   backendTls: PlanBody["backendTls"];
-  /** A saved token-exchange backend credential, kept as it is while the source stays tokenExchange. */
-  keptTokenExchange: NonNullable<PlanBody["backendSecret"]>["tokenExchange"];
+  /** A saved backend credential of a kept source, kept as it is while that source stays chosen. */
+  keptSecret: KeptSecret | undefined;
 }
 
 export type TextField = { [K in keyof PlanForm]: PlanForm[K] extends string ? K : never }[keyof PlanForm];
@@ -190,7 +194,7 @@ export function emptyPlanForm(serviceId = ""): PlanForm {
     maxResultBytes: undefined,
     toolOutputFilters: undefined,
     backendTls: undefined,
-    keptTokenExchange: undefined,
+    keptSecret: undefined,
   };
 }
 
@@ -218,7 +222,9 @@ export function planFormOf(plan: PlanView): PlanForm {
             ? "elicit"
             : secret.tokenExchange
               ? "tokenExchange"
-              : "none";
+              : secret.oauth2AuthorizationCode
+                ? "oauth2AuthorizationCode"
+                : "none";
   return {
     ...base,
     name: plan.name,
@@ -271,8 +277,34 @@ export function planFormOf(plan: PlanView): PlanForm {
     maxResultBytes: plan.maxResultBytes,
     toolOutputFilters: plan.toolOutputFilters,
     backendTls: plan.backendTls,
-    keptTokenExchange: secret?.tokenExchange,
+    keptSecret: keptSecretOf(secret),
   };
+}
+
+function keptSecretOf(secret: PlanView["backendSecret"]): KeptSecret | undefined {
+  if (secret?.tokenExchange) return { tokenExchange: secret.tokenExchange };
+  if (secret?.oauth2AuthorizationCode) return { oauth2AuthorizationCode: secret.oauth2AuthorizationCode };
+  return undefined;
+}
+
+/** What a kept backend credential does, in a sentence: the form has no inputs to show it with. */
+export function keptSecretText(kept: KeptSecret): string {
+  const scopes = (list: string[] | undefined) => (list?.length ? `, scopes ${list.join(" ")}` : "");
+  const client = (settings: { clientId: string; clientSecret?: unknown }) =>
+    `client ${settings.clientId}${settings.clientSecret ? "" : " (public: no secret)"}`;
+  if (kept.tokenExchange) {
+    const exchange = kept.tokenExchange;
+    return (
+      `Each caller's token is exchanged at ${exchange.tokenUrl ?? `the token endpoint of ${exchange.issuer}`}, ` +
+      `${client(exchange)}${scopes(exchange.scopes)}.`
+    );
+  }
+  const code = kept.oauth2AuthorizationCode;
+  if (!code) return "";
+  return (
+    `Each user authorizes the backend once at ${code.authorizationUrl ?? code.issuer}, ${client(code)}` +
+    `${scopes(code.scopes)}; its redirect URI is <gateway origin>/elicitations/authorized.`
+  );
 }
 
 /** Reads the form's text; what cannot be read becomes a field error, in the server's shape. */
@@ -390,7 +422,8 @@ function backendSecretOf(form: PlanForm, read: Reader): PlanBody["backendSecret"
     case "none":
       return undefined;
     case "tokenExchange":
-      return form.keptTokenExchange ? { tokenExchange: form.keptTokenExchange } : undefined;
+    case "oauth2AuthorizationCode":
+      return form.keptSecret?.[form.secretSource] ? form.keptSecret : undefined;
     case "secretId":
       return { secretId: form.secretId, ...placement };
     case "env":

@@ -5,7 +5,15 @@
  */
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { api, attempt, describeFailure, type Problem } from "./api.ts";
-import { type FieldError, fieldOf, type PlanBody, type PlanForm, planBodyOf } from "./plan-fields.ts";
+import {
+  type FieldError,
+  fieldOf,
+  type KeptSource,
+  keptSecretText,
+  type PlanBody,
+  type PlanForm,
+  planBodyOf,
+} from "./plan-fields.ts";
 import { CheckInput, ChoiceInput, type FormKit, SelectInput, TextInput } from "./plan-inputs.tsx";
 
 export interface Choice {
@@ -18,6 +26,12 @@ const SECRET_FROM: { value: "secretId" | "env"; label: string }[] = [
   { value: "secretId", label: "A stored secret" },
   { value: "env", label: "A variable of the gateway's environment" },
 ];
+
+/** The sources the form keeps as saved, offered only for a plan saved with one (change it with the CLI or REST). */
+const KEPT_SOURCES: Record<KeptSource, string> = {
+  tokenExchange: "Each caller's token exchanged (RFC 8693), kept as saved",
+  oauth2AuthorizationCode: "Each user's own authorization (OAuth authorization code), kept as saved",
+};
 
 /** What a save answered: nothing when it worked, else the problem (or that nothing answered). */
 export type SaveOutcome = { ok: true } | { ok: false; error: Problem | undefined; response: Response | undefined };
@@ -63,6 +77,9 @@ export function PlanEditor(props: {
   }
 
   const secretOptions = [{ value: "", label: "Choose a stored secret" }, ...props.secrets.map(optionOf)];
+  // The plan's saved source among those kept as saved, if it has one.
+  const keptSources = (Object.keys(KEPT_SOURCES) as KeptSource[]).filter((source) => form.keptSecret?.[source]);
+  const keptChosen = keptSources.some((source) => source === form.secretSource);
   return (
     <form className="card plan-form" onSubmit={submit} noValidate aria-label="Configuration plan">
       <fieldset>
@@ -198,16 +215,17 @@ export function PlanEditor(props: {
           kit={kit}
           field="secretSource"
           label="What the gateway sends to the backend"
-          help="Secret values are never shown here: a stored secret is chosen by name."
+          help={
+            keptChosen && form.keptSecret
+              ? `${keptSecretText(form.keptSecret)} Change it with the atrium CLI or the REST API.`
+              : "Secret values are never shown here: a stored secret is chosen by name."
+          }
           options={[
             { value: "none", label: "Nothing" },
             ...SECRET_FROM,
             { value: "oauth2ClientCredentials", label: "A token from OAuth client credentials" },
             { value: "elicit", label: "Ask each user (MCP URL elicitation)" },
-            // Shown only for a plan saved with it: the form keeps it as saved (change it with the CLI or REST).
-            ...(form.keptTokenExchange
-              ? [{ value: "tokenExchange" as const, label: "Each caller's token exchanged (RFC 8693), kept as saved" }]
-              : []),
+            ...keptSources.map((source) => ({ value: source, label: KEPT_SOURCES[source] })),
           ]}
         />
         {form.secretSource === "secretId" ? (
@@ -279,7 +297,8 @@ export function PlanEditor(props: {
             <TextInput kit={kit} field="tokenResource" label="Resource" help="Sent as resource (RFC 8707) when set." />
           </div>
         ) : null}
-        {form.secretSource !== "none" && form.secretSource !== "oauth2ClientCredentials" ? (
+        {/* A token from an OAuth grant always goes in Authorization as a bearer: no placement. */}
+        {form.secretSource === "secretId" || form.secretSource === "env" || form.secretSource === "elicit" ? (
           <div className="row">
             <SelectInput
               kit={kit}
