@@ -76,6 +76,8 @@ const resolvedClientSecret = z.object({ source: z.enum(["value", "env"]), ...res
 export const resolvedBackendSecret = z.object({
   source: z.enum(["value", "env", "elicit", "oauth2ClientCredentials", "tokenExchange", "oauth2AuthorizationCode"]),
   ...resolvedValue,
+  /** The stored secret's id (source "value"), for audit events; absent from older control planes. */
+  secretId: z.string().optional(),
   description: z.string().optional(),
   /** Source "elicit": the page signs the user in before it takes a credential. */
   signIn: elicitSignIn.optional(),

@@ -105,6 +105,28 @@ export function authenticationEvent(audit: AuthenticationAudit): Event {
   };
 }
 
+type BackendSecret = NonNullable<ServedExposition["exposition"]["plan"]["backendSecret"]>;
+
+/**
+ * Which backend identity a call used, never a credential: the caller a token was exchanged for or
+ * whose own grant or elicited credential was used (without OAuth, the 2025 session's: its id is a
+ * credential, so only the word), the client id of client credentials, or where a fixed secret lives.
+ */
+export function backendSubject(secret: BackendSecret, principal: TokenPrincipal | undefined): Event {
+  switch (secret.source) {
+    case "tokenExchange":
+    case "oauth2AuthorizationCode":
+    case "elicit":
+      return principal ? { kind: "user", issuer: principal.issuer, id: principal.subject } : { kind: "session" };
+    case "oauth2ClientCredentials":
+      return { kind: "client", id: secret.clientCredentials?.clientId ?? "" };
+    case "env":
+      return { kind: "env", id: secret.variable ?? "" };
+    case "value":
+      return secret.secretId ? { kind: "secret", id: secret.secretId } : { kind: "secret" };
+  }
+}
+
 export function toolCallEvent(audit: ToolCallAudit): Event {
   const { exposition } = audit.served;
   const backendStatus = typeof audit.outcome === "number" ? audit.outcome : undefined;
@@ -124,9 +146,13 @@ export function toolCallEvent(audit: ToolCallAudit): Event {
       exposition: { id: exposition.id, name: exposition.name },
       ...(exposition.plan.oauth ? { auth: { mode: "oauth", issuer: exposition.plan.oauth.issuer } } : {}),
       tool: { name: audit.tool, ...(backendStatus !== undefined ? { backend_status_code: backendStatus } : {}) },
-      // Which backend identity the call used (with user.id, whose); never a credential.
       ...(exposition.plan.backendSecret
-        ? { backend: { credential_source: exposition.plan.backendSecret.source } }
+        ? {
+            backend: {
+              credential_source: exposition.plan.backendSecret.source,
+              subject: backendSubject(exposition.plan.backendSecret, audit.principal),
+            },
+          }
         : {}),
     },
   };

@@ -267,10 +267,20 @@ describe("token exchange to the backend", () => {
       .filter((line) => line.includes('"action":"tool_call"'))
       .map((line) => JSON.parse(line));
     const failed = events.filter((event) => event.event?.outcome === "failure");
-    for (const event of events) expect(event.atrium.backend).toEqual({ credential_source: "tokenExchange" });
+    // The identity at the backend: the caller the token was exchanged for, never a token.
+    for (const event of events) {
+      expect(event.atrium.backend).toEqual({
+        credential_source: "tokenExchange",
+        subject: { kind: "user", issuer: endpointAs.issuer, id: event.user.id },
+      });
+    }
     expect(failed.map((event) => event.user?.id)).toEqual(
       expect.arrayContaining(["henry-invalid_grant", "henry-unauthorized_client", "henry-server_error"]),
     );
+    const written = readFileSync(audit, "utf8");
+    for (const token of [...exchange.subjectTokens, ...backend.authorizations].filter(Boolean)) {
+      expect(written).not.toContain(token.replace(/^Bearer /, ""));
+    }
   });
 
   it("keeps an exchanged token no longer than the caller's own token holds", async () => {

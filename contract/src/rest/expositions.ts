@@ -32,8 +32,9 @@ export type ExpositionView = z.output<typeof expositionView>;
 
 /**
  * One tool of an Exposition as clients see it: its plan's toolOverrides, toolOutputFilters and
- * result budget applied to the Service's tool. The input schema is not shown: the gateway
- * derives it from the Service's document when it compiles the tools.
+ * result budget applied to the Service's tool. Its schemas are built by the code gateways build
+ * them with (@atrium/contract/tool-schema): `inputSchema` is the one `tools/list` advertises (the
+ * fixed arguments dropped); a gateway leaves out an `outputSchema` its ajv cannot compile.
  */
 export const expositionToolView = z.object({
   name: z.string().describe("The name clients see (after toolOverrides)."),
@@ -42,6 +43,13 @@ export const expositionToolView = z.object({
   title: z.string().optional(),
   description: z.string().optional(),
   annotations: z.record(z.string(), z.unknown()).optional(),
+  inputSchema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "The effective input schema clients see: the tool's own (an operation's parameters and body, a custom tool's " +
+        "inputSchema) without the fixed arguments; absent when it cannot be built (gateways leave that tool out).",
+    ),
   fixedArguments: z
     .record(z.string(), z.unknown())
     .optional()
@@ -49,7 +57,10 @@ export const expositionToolView = z.object({
   outputSchema: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe("The outputSchema derived through the filter; absent when the tool has none or it cannot be derived."),
+    .describe(
+      "The outputSchema clients see: the tool's own (an operation's JSON answer's, a GraphQL custom tool's selection's), " +
+        "derived through the filter; absent when the tool has none or it cannot be derived.",
+    ),
   outputSchemaProblem: z.string().optional().describe("Why no outputSchema can be derived through the filter."),
   filter: toolOutputFilter.optional(),
   maxResultBytes: z.number().int().optional().describe("The result budget: the tool's override, else the plan's."),

@@ -1,17 +1,26 @@
 /**
  * `GET /expositions/:id/tools`: each tool of an Exposition as clients see it — named, described
- * and annotated after the plan's toolOverrides, with its fixed arguments, its output filter, the
- * outputSchema derived through that filter (@atrium/contract/output-filter, as gateways derive
- * it) and its result budget. Tools are named as gateways name them (plan-tools.ts).
+ * and annotated after the plan's toolOverrides, with its effective inputSchema (built and its fixed
+ * arguments dropped by @atrium/contract/tool-schema, the code gateways build it with), its output
+ * filter, the outputSchema derived through that filter (@atrium/contract/output-filter, as gateways
+ * derive it) and its result budget. Tools are named as gateways name them (plan-tools.ts).
  */
 import type { NormalizedOperation, PlanSettings } from "@atrium/contract";
 import { deriveOutputSchema } from "@atrium/contract/output-filter";
 import type { ExpositionToolView } from "@atrium/contract/rest";
 import { describeOperation } from "@atrium/contract/tool-names";
+import {
+  customToolInputSchema,
+  customToolOutputSchema,
+  type ObjectSchema,
+  operationInputSchema,
+  operationOutputSchema,
+  withoutArguments,
+} from "@atrium/contract/tool-schema";
 import { and, eq } from "drizzle-orm";
 import { configurationPlans, expositions, services } from "../db/schema.ts";
 import type { Tx } from "../stream/changes.ts";
-import { answerSchemaOf, planToolsOf } from "./plan-tools.ts";
+import { planToolsOf } from "./plan-tools.ts";
 
 /** The Exposition's tools, or undefined when the organization has no such Exposition. */
 export async function expositionTools(
@@ -38,11 +47,20 @@ export async function expositionTools(
     from: string,
     kind: "operation" | "custom",
     own: { title?: string; description?: string },
-    schema: Record<string, unknown> | undefined,
+    schemas: () => { input: ObjectSchema; output: ObjectSchema | undefined },
   ) => {
     const override = plan.toolOverrides?.[from];
     const filter = plan.toolOutputFilters?.[from];
-    let outputSchema = schema;
+    let built: ReturnType<typeof schemas> | undefined;
+    try {
+      built = schemas();
+    } catch {
+      built = undefined; // a gateway leaves such a tool out, with a warning
+    }
+    const fixed = Object.keys(override?.fixedArguments ?? {});
+    const inputSchema = built && (fixed.length > 0 ? withoutArguments(built.input, fixed) : built.input);
+    const schema = built?.output;
+    let outputSchema: Record<string, unknown> | undefined = schema;
     let outputSchemaProblem: string | undefined;
     if (schema && filter) {
       const derived = deriveOutputSchema(schema, filter);
@@ -59,6 +77,7 @@ export async function expositionTools(
       title: override?.title ?? own.title,
       description: override?.description ?? own.description,
       annotations: override?.annotations,
+      inputSchema,
       fixedArguments: override?.fixedArguments,
       outputSchema,
       outputSchemaProblem,
@@ -66,13 +85,15 @@ export async function expositionTools(
       maxResultBytes: override?.maxResultBytes ?? plan.maxResultBytes,
     });
   };
-  for (const { name, tool } of named.customTools) view(name, "custom", tool as { description?: string }, undefined);
+  for (const { name, tool } of named.customTools)
+    view(name, "custom", tool as { description?: string }, () => ({
+      input: customToolInputSchema(tool).inputSchema,
+      output: customToolOutputSchema(tool),
+    }));
   for (const { name, operation } of named.operations)
-    view(
-      name,
-      "operation",
-      { title: operation.summary, description: describeOperation(operation) },
-      answerSchemaOf(operation),
-    );
+    view(name, "operation", { title: operation.summary, description: describeOperation(operation) }, () => ({
+      input: operationInputSchema(operation),
+      output: operationOutputSchema(operation),
+    }));
   return tools;
 }

@@ -167,7 +167,9 @@ function resolveBackendSecret(
     name: secret.name,
     ...(secret.prefix !== undefined ? { prefix: secret.prefix } : {}),
   };
-  if (secret.secretId) return { source: "value", value: storedValue(secret.secretId, values), ...placement };
+  if (secret.secretId) {
+    return { source: "value", value: storedValue(secret.secretId, values), secretId: secret.secretId, ...placement };
+  }
   if (secret.env) return { source: "env", variable: envVariable(secret.env), ...placement };
   const clientSecretOf = ({ secretId, env }: { secretId?: string; env?: string }) =>
     secretId

@@ -4213,13 +4213,17 @@ export interface paths {
                                 };
                                 /** @description The tool's name on its Service (before toolOverrides). */
                                 from: string;
+                                /** @description The effective input schema clients see: the tool's own (an operation's parameters and body, a custom tool's inputSchema) without the fixed arguments; absent when it cannot be built (gateways leave that tool out). */
+                                inputSchema?: {
+                                    [key: string]: unknown;
+                                };
                                 /** @enum {string} */
                                 kind: "operation" | "custom";
                                 /** @description The result budget: the tool's override, else the plan's. */
                                 maxResultBytes?: number;
                                 /** @description The name clients see (after toolOverrides). */
                                 name: string;
-                                /** @description The outputSchema derived through the filter; absent when the tool has none or it cannot be derived. */
+                                /** @description The outputSchema clients see: the tool's own (an operation's JSON answer's, a GraphQL custom tool's selection's), derived through the filter; absent when the tool has none or it cannot be derived. */
                                 outputSchema?: {
                                     [key: string]: unknown;
                                 };
