@@ -101,7 +101,7 @@ describe("expo", () => {
     ok(await atrium(["gateway-group", "delete", String(group.id)]));
   });
 
-  it("shows each tool's name, the tool it comes from, its filter and budget; JSON has the full view", async () => {
+  it("shows each tool's name, the tool it comes from, its arguments, filter and budget; JSON has the full view", async () => {
     const folder = mkdtempSync(join(tmpdir(), "atrium-expo-tools-"));
     const overrides = join(folder, "overrides.yaml");
     writeFileSync(overrides, "getPet:\n  name: get_pet\n  fixedArguments:\n    petId: 1\n  maxResultBytes: 4096\n");
@@ -132,18 +132,31 @@ describe("expo", () => {
     );
 
     const shown = ok(await atrium(["expo", "get", expo.id]));
-    expect(row(shown, "TOOLS")).toBe("NAME  FROM  FILTER  BUDGET");
-    expect(shown.stdout).toMatch(/^\s*get_pet {2}getPet {2}yes {2}4096 B$/m);
-    expect(shown.stdout).toMatch(/^\s*listPets {2}listPets {2}no {2}65536 B$/m);
+    expect(row(shown, "TOOLS")).toBe("NAME  FROM  ARGUMENTS  FILTER  BUDGET");
+    // getPet's only argument is fixed by the plan: it takes none.
+    expect(shown.stdout).toMatch(/^\s*get_pet {2}getPet {2}- {2}yes {2}4096 B$/m);
+    expect(shown.stdout).toMatch(/^\s*listPets {2}listPets {2}status {2}no {2}65536 B$/m);
+    expect(shown.stdout).toMatch(/^\s*createPet {2}createPet {2}body\* {2}no {2}65536 B$/m);
 
     const tools = json(await atrium(["expo", "get", expo.id, "-o", "json"])).tools;
-    expect(tools.find((tool: { from: string }) => tool.from === "getPet")).toMatchObject({
+    const byFrom = (from: string) => tools.find((tool: { from: string }) => tool.from === from);
+    expect(byFrom("getPet")).toMatchObject({
       name: "get_pet",
       fixedArguments: { petId: 1 },
       filter: { retain: ["/name"], format: "toon" },
       outputSchema: { type: "object", properties: { name: expect.any(Object) } },
       maxResultBytes: 4096,
     });
+    // The whole effective inputSchema: the fixed petId gone from properties and required.
+    expect(byFrom("getPet").inputSchema).toEqual({ type: "object", properties: {}, additionalProperties: false });
+    expect(byFrom("createPet").inputSchema).toMatchObject({
+      type: "object",
+      properties: { body: { type: "object", required: ["name"] } },
+      required: ["body"],
+      additionalProperties: false,
+    });
+    const yaml = ok(await atrium(["expo", "get", expo.id, "-o", "yaml"])).stdout;
+    expect(yaml).toMatch(/^ {4}inputSchema:\n {6}type: object\n {6}properties:\n {8}status:\n/m);
     ok(await atrium(["expo", "delete", expo.id]));
     ok(await atrium(["gateway-group", "delete", String(group.id)]));
   });

@@ -2,7 +2,8 @@
  * `atrium expo`: Expositions, a Configuration Plan published on a Gateway Group. Its
  * ENDPOINTS are the FQDNs of the live gateways the group selects; its PROBLEMS, the gateways
  * that received it but do not serve it, and why. `expo get` adds its TOOLS as clients see them
- * (GET /expositions/{id}/tools): the full view with `--output json`.
+ * (GET /expositions/{id}/tools), each with its ARGUMENTS (the effective inputSchema's properties,
+ * required ones marked `*`): the full view, whole schemas included, with `--output json` or yaml.
  */
 import {
   type ExpositionBody,
@@ -51,15 +52,27 @@ const RECORD_ROWS: Column<ExpositionView>[] = [
   "createdAt",
 ];
 
-/** One line per tool: its name, the Service's tool it comes from, whether it is filtered, its budget. */
+/**
+ * A tool's arguments as clients see them: `petId*,q` (required ones marked `*`), `-` when it takes
+ * none, `?` when the control plane shows no inputSchema (one that predates it, or a tool gateways leave out).
+ */
+function argumentsText({ inputSchema }: ExpositionToolView): string {
+  if (!inputSchema) return "?";
+  const { properties, required } = inputSchema;
+  const names = typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
+  const needed = new Set(Array.isArray(required) ? required : []);
+  return names.length === 0 ? "-" : names.map((name) => (needed.has(name) ? `${name}*` : name)).join(",");
+}
+
+/** One line per tool: its name, the Service's tool it comes from, its arguments, whether it is filtered, its budget. */
 const toolsText = (tools: ExpositionToolView[]) =>
   tools.length === 0
     ? "(none)"
     : [
-        "NAME  FROM  FILTER  BUDGET",
+        "NAME  FROM  ARGUMENTS  FILTER  BUDGET",
         ...tools.map(
           (tool) =>
-            `${tool.name}  ${tool.from}  ${tool.filter ? "yes" : "no"}  ${tool.maxResultBytes === undefined ? "-" : `${tool.maxResultBytes} B`}`,
+            `${tool.name}  ${tool.from}  ${argumentsText(tool)}  ${tool.filter ? "yes" : "no"}  ${tool.maxResultBytes === undefined ? "-" : `${tool.maxResultBytes} B`}`,
         ),
       ].join("\n");
 type ExpositionWithTools = ExpositionView & { tools: ExpositionToolView[] };
@@ -118,8 +131,9 @@ export function registerExpositionCommands(program: Command, context: CliContext
     .command("get")
     .description(
       "show an Exposition with its Gateway Group, ENDPOINTS, the PROBLEMS gateways reported and its TOOLS as " +
-        "clients see them (name, the Service's tool it comes FROM, FILTER yes/no, BUDGET); --output json adds each " +
-        "tool's title, description, annotations, fixed arguments, filter and derived outputSchema",
+        "clients see them (name, the Service's tool it comes FROM, ARGUMENTS with the required ones marked *, " +
+        "FILTER yes/no, BUDGET); --output json adds each tool's title, description, annotations, effective " +
+        "inputSchema (fixed arguments dropped), fixed arguments, filter and derived outputSchema",
     )
     .argument(`<${EXPOSITION_ID.name}>`, EXPOSITION_ID.description)
     .action(async (id: string, _options: unknown, command: Command) => {
