@@ -2,8 +2,10 @@
  * Test support for token exchange: a backend authorization server on 127.0.0.1 implementing
  * RFC 8693 (client_secret_basic and private_key_jwt clients, RFC 8414 metadata), which validates
  * each subject token with jose against the endpoint's issuer and issues a JWT for the same
- * subject and the backend's audience; and a backend that accepts only those JWTs, recording
- * every Authorization header it is sent.
+ * subject and the backend's audience; with an `actor_token` (one it issued to the same client by
+ * the client credentials grant, checked like a subject token), a delegation token naming that
+ * client in its `act` claim; and a backend that accepts only those JWTs, recording every
+ * Authorization header it is sent.
  */
 import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
@@ -28,8 +30,16 @@ export interface ExchangeServer {
   requests: number;
   /** The subject tokens received. */
   subjectTokens: string[];
-  /** The forms received (without the subject token and client assertion). */
+  /** The forms received (without the subject token, actor token and client assertion). */
   forms: Record<string, string>[];
+  /** Client credentials grants answered with a token (the gateway's actor tokens). */
+  actorTokensIssued: number;
+  /** The actor tokens received with exchanges. */
+  actorTokens: string[];
+  /** Refuse exchanges without an actor_token (invalid_request), as a server allowing only delegation would. */
+  requireActor: boolean;
+  /** Actor tokens refused from now on (invalid_grant), as revoked ones would be. */
+  revokedActors: Set<string>;
   /** What the next exchanges get: a token, an OAuth error, a 500, or no answer at all. */
   mode: "ok" | "invalid_grant" | "unauthorized_client" | "server_error" | "hang";
   /** Lifetime of the issued tokens (s), and how long each exchange takes (ms). */
@@ -55,11 +65,25 @@ export async function startExchangeServer(endpointIssuer: string, endpointJwksUr
   recordSecret("token exchange client secret", SECRET_CLIENT.secret);
   recordSecret("token exchange client key", clientKeyPem);
   const endpointKeys = createRemoteJWKSet(new URL(endpointJwksUri));
+  const publicJwk = {
+    ...key.jwk,
+    d: undefined,
+    p: undefined,
+    q: undefined,
+    dp: undefined,
+    dq: undefined,
+    qi: undefined,
+  };
+  const publicKey = await importJWK(publicJwk, "RS256");
   const state = {
     exchanges: 0,
     requests: 0,
     subjectTokens: [] as string[],
     forms: [] as Record<string, string>[],
+    actorTokensIssued: 0,
+    actorTokens: [] as string[],
+    requireActor: false,
+    revokedActors: new Set<string>(),
     mode: "ok" as ExchangeServer["mode"],
     ttl: 300,
     delayMs: 0,
@@ -99,15 +123,54 @@ export async function startExchangeServer(endpointIssuer: string, endpointJwksUr
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     if (state.mode === "hang") return;
     if (state.mode === "server_error") return answer(res, 500, { error: "server_error" });
-    if (!(await clientOf(req, form))) return answer(res, 401, { error: "invalid_client" });
+    const client = await clientOf(req, form);
+    if (!client) return answer(res, 401, { error: "invalid_client" });
     if (state.mode !== "ok") return answer(res, 400, { error: state.mode, error_description: "refused by the test" });
+    if (form.get("grant_type") === "client_credentials") {
+      // The client's own token, valid only here: what it sends back as actor_token.
+      state.actorTokensIssued += 1;
+      const own = await new SignJWT({ client_id: client })
+        .setProtectedHeader({ alg: "RS256", kid: key.kid })
+        .setIssuer(issuer)
+        .setSubject(client)
+        .setAudience(issuer)
+        .setIssuedAt()
+        .setExpirationTime(`${state.ttl}s`)
+        .setJti(crypto.randomUUID())
+        .sign(key.privateKey);
+      recordSecret("actor token", own);
+      return answer(res, 200, { access_token: own, token_type: "Bearer", expires_in: state.ttl });
+    }
     if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:token-exchange")
       return answer(res, 400, { error: "unsupported_grant_type" });
     if (form.get("subject_token_type") !== "urn:ietf:params:oauth:token-type:access_token")
       return answer(res, 400, { error: "invalid_request" });
+    // RFC 8693 section 2.1: actor_token_type is required with actor_token and must not come without it.
+    const actorToken = form.get("actor_token");
+    if (form.has("actor_token_type") !== (actorToken !== null))
+      return answer(res, 400, { error: "invalid_request", error_description: "actor_token and its type go together" });
+    if (actorToken === null && state.requireActor)
+      return answer(res, 400, { error: "invalid_request", error_description: "an actor_token is required" });
+    let actor: string | undefined;
+    if (actorToken !== null) {
+      state.actorTokens.push(actorToken);
+      if (form.get("actor_token_type") !== "urn:ietf:params:oauth:token-type:access_token")
+        return answer(res, 400, { error: "invalid_request", error_description: "unsupported actor_token_type" });
+      try {
+        if (state.revokedActors.has(actorToken)) throw new Error("revoked");
+        actor = (await jwtVerify(actorToken, publicKey, { issuer, audience: issuer, subject: client })).payload.sub;
+      } catch {
+        return answer(res, 400, { error: "invalid_grant", error_description: "actor token invalid" });
+      }
+    }
     const subjectToken = form.get("subject_token") ?? "";
     state.subjectTokens.push(subjectToken);
-    const { subject_token: _token, client_assertion: _assertion, ...rest } = Object.fromEntries(form);
+    const {
+      subject_token: _token,
+      actor_token: _actor,
+      client_assertion: _assertion,
+      ...rest
+    } = Object.fromEntries(form);
     state.forms.push(rest);
     let subject: string | undefined;
     try {
@@ -116,7 +179,8 @@ export async function startExchangeServer(endpointIssuer: string, endpointJwksUr
       return answer(res, 400, { error: "invalid_grant", error_description: "subject token invalid" });
     }
     state.exchanges += 1;
-    const token = await new SignJWT({ scope: form.get("scope") ?? "" })
+    // RFC 8693 section 4.1: a delegation token names the actor.
+    const token = await new SignJWT({ scope: form.get("scope") ?? "", ...(actor ? { act: { sub: actor } } : {}) })
       .setProtectedHeader({ alg: "RS256", kid: key.kid })
       .setIssuer(issuer)
       .setSubject(String(subject))
@@ -135,15 +199,6 @@ export async function startExchangeServer(endpointIssuer: string, endpointJwksUr
   });
   const listening = await listenLocally(server);
   issuer = listening.url;
-  const publicJwk = {
-    ...key.jwk,
-    d: undefined,
-    p: undefined,
-    q: undefined,
-    dp: undefined,
-    dq: undefined,
-    qi: undefined,
-  };
   const exchange: ExchangeServer = {
     issuer,
     tokenUrl: `${issuer}/token`,
@@ -157,6 +212,17 @@ export async function startExchangeServer(endpointIssuer: string, endpointJwksUr
     },
     subjectTokens: state.subjectTokens,
     forms: state.forms,
+    get actorTokensIssued() {
+      return state.actorTokensIssued;
+    },
+    actorTokens: state.actorTokens,
+    get requireActor() {
+      return state.requireActor;
+    },
+    set requireActor(required) {
+      state.requireActor = required;
+    },
+    revokedActors: state.revokedActors,
     get mode() {
       return state.mode;
     },

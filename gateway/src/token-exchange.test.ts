@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { decodeJwt } from "jose";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "./auth/testing.ts";
@@ -79,6 +80,7 @@ beforeAll(async () => {
     ["flight", plan({})],
     ["retry", plan({})],
     ["refused", plan({}, { audit: true })],
+    ["actor", plan({ actorToken: "clientCredentials" })],
     [
       "jwt",
       plan({
@@ -280,6 +282,45 @@ describe("token exchange to the backend", () => {
     const written = readFileSync(audit, "utf8");
     for (const token of [...exchange.subjectTokens, ...backend.authorizations].filter(Boolean)) {
       expect(written).not.toContain(token.replace(/^Bearer /, ""));
+    }
+  });
+
+  it("sends the gateway's own token as actor_token with actorToken clientCredentials (delegation)", async () => {
+    exchange.requireActor = true;
+    try {
+      // Without actorToken, a server that allows only delegation refuses the exchange.
+      const plain = await listPets("basic", await tokenFor("kate"));
+      expect(plain).toMatchObject({ status: 200, isError: true });
+      expect(plain.text).toContain("refused the token exchange (HTTP 400, invalid_request)");
+      const issuedBefore = exchange.actorTokensIssued;
+      const heard = backend.authorizations.length;
+      for (const user of ["kate", "liam"]) {
+        const answer = await listPets("actor", await tokenFor(user));
+        expect(answer).toMatchObject({ isError: false });
+        expect(answer.text).toContain(user);
+      }
+      // One actor token for both callers' exchanges, checked by the server; the backend got
+      // delegation tokens naming the caller and, as actor, the gateway's client.
+      expect(exchange.actorTokensIssued).toBe(issuedBefore + 1);
+      expect(exchange.forms.at(-1)).toMatchObject({
+        actor_token_type: "urn:ietf:params:oauth:token-type:access_token",
+      });
+      const sent = backend.authorizations.slice(heard).map((header) => header.replace(/^Bearer /, ""));
+      expect(sent.map((token) => [subjectOf(token), decodeJwt(token).act])).toEqual([
+        ["kate", { sub: SECRET_CLIENT.id }],
+        ["liam", { sub: SECRET_CLIENT.id }],
+      ]);
+      for (const actor of exchange.actorTokens) expect(sent).not.toContain(actor);
+
+      // A refused actor token is dropped: one failed call, then a new actor token.
+      for (const actor of exchange.actorTokens) exchange.revokedActors.add(actor);
+      const refused = await listPets("actor", await tokenFor("mona"));
+      expect(refused).toMatchObject({ status: 200, isError: true });
+      expect(refused.text).toContain("refused the token exchange (HTTP 400, invalid_grant)");
+      expect(await listPets("actor", await tokenFor("mona"))).toMatchObject({ isError: false });
+      expect(exchange.actorTokensIssued).toBe(issuedBefore + 2);
+    } finally {
+      exchange.requireActor = false;
     }
   });
 

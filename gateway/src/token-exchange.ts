@@ -7,6 +7,11 @@
  * expire, and never past the caller's own token, one exchange in flight per key (token-cache.ts); a
  * changed plan or client secret starts afresh. The token endpoint is the plan's `tokenUrl`, or read from its `issuer`'s RFC 8414 (or
  * OpenID Connect) metadata, kept for METADATA_MAX_AGE_MS (a failed read is not kept).
+ *
+ * With `actorToken: clientCredentials` (delegation, RFC 8693 section 1.1) each exchange also carries
+ * the gateway's own access token as `actor_token`, got from the same token endpoint with the same
+ * client by the client credentials grant and cached per plan like a backend token; a refused
+ * exchange drops it, so the next one gets a fresh actor token.
  */
 import type { CompiledExposition } from "@atrium/contract";
 import { ACCESS_TOKEN_TYPE } from "@atrium/crds";
@@ -38,6 +43,8 @@ export const METADATA_MAX_AGE_MS = 600_000;
 export class ExchangedTokens {
   private readonly cache: TokenCache;
   private readonly now: () => number;
+  /** The gateway's own tokens, sent as actor_token: one per plan. */
+  private readonly actors: TokenCache;
   private readonly endpoints = new Map<string, { url: Promise<string>; readAt: number }>();
   /** Token exchanges this replica sent (tests, metrics). */
   requests = 0;
@@ -45,6 +52,7 @@ export class ExchangedTokens {
   constructor(options: { now?: () => number; maxEntries?: number } = {}) {
     this.now = options.now ?? Date.now;
     this.cache = new TokenCache({ now: this.now, maxEntries: options.maxEntries ?? MAX_EXCHANGED_TOKENS });
+    this.actors = new TokenCache({ now: this.now });
   }
 
   /** A backend token for `subject` on `planId`: the cached one, the one being exchanged, or a new one. */
@@ -56,7 +64,7 @@ export class ExchangedTokens {
   ): Promise<TokenOutcome> {
     const fingerprint = fingerprintOf(settings, clientSecret);
     return this.cache.token(keyOf(planId, subject), fingerprint, async () => {
-      const got = await this.exchange(settings, clientSecret, subject.token);
+      const got = await this.exchange(planId, settings, clientSecret, subject.token);
       // Never act for the caller past their own token: its expiry bounds how long the result is kept.
       if (got.kind !== "token" || subject.validUntilMs === undefined) return got;
       return { ...got, lifetimeMs: Math.max(0, Math.min(got.lifetimeMs, subject.validUntilMs - this.now())) };
@@ -68,9 +76,24 @@ export class ExchangedTokens {
     this.cache.invalidate(keyOf(planId, subject), token);
   }
 
-  private async exchange(settings: TokenExchangeSettings, clientSecret: string, subjectToken: string) {
+  private async exchange(planId: string, settings: TokenExchangeSettings, clientSecret: string, subjectToken: string) {
     const tokenUrl = settings.tokenUrl ?? (await this.discover(settings.issuer ?? ""));
     if (typeof tokenUrl !== "string") return tokenUrl;
+    const client = { ...settings, secret: clientSecret };
+    let actor: string | undefined;
+    if (settings.actorToken === "clientCredentials") {
+      const own = await this.actors.token(planId, fingerprintOf(settings, clientSecret), () =>
+        requestToken({
+          tokenUrl,
+          form: new URLSearchParams({ grant_type: "client_credentials" }),
+          client,
+          what: "the gateway's actor token request",
+          details: { grant: "client_credentials", for: "actor_token" },
+        }),
+      );
+      if (own.kind !== "token") return own;
+      actor = own.token;
+    }
     this.requests += 1;
     const form = new URLSearchParams({
       grant_type: GRANT_TYPE,
@@ -81,15 +104,22 @@ export class ExchangedTokens {
     if (settings.scopes?.length) form.set("scope", settings.scopes.join(" "));
     if (settings.audience !== undefined) form.set("audience", settings.audience);
     if (settings.resource !== undefined) form.set("resource", settings.resource);
-    return requestToken({
+    if (actor) {
+      form.set("actor_token", actor);
+      form.set("actor_token_type", ACCESS_TOKEN_TYPE);
+    }
+    const exchanged = await requestToken({
       tokenUrl,
       form,
-      client: { ...settings, secret: clientSecret },
+      client,
       // RFC 8693 section 2.2.1: N_A when the issued token is not an access token (a JWT).
       otherTokenTypes: ["n_a"],
       what: "the token exchange",
       details: { grant: "token-exchange" },
     });
+    // The actor token may be what was refused (revoked, or the server's keys rotated).
+    if (actor && exchanged.kind !== "token") this.actors.invalidate(planId, actor);
+    return exchanged;
   }
 
   /** The issuer's token endpoint, from its metadata (kept a while), or why it is not known. */

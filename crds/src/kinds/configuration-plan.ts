@@ -459,6 +459,15 @@ export const tokenExchangeFields = {
   requestedTokenType: bearerTokenType
     .default(ACCESS_TOKEN_TYPE)
     .describe("The requested_token_type: an access token or a JWT, sent to the backend as a bearer."),
+  actorToken: z
+    .enum(["clientCredentials"])
+    .optional()
+    .describe(
+      "Delegation (RFC 8693 section 1.1): clientCredentials makes the gateway first get an access token of its " +
+        "own at the same token endpoint (client credentials grant, the same client and client authentication; " +
+        "no scope, audience or resource), kept per plan on each replica until shortly before it expires, and " +
+        "send it with each exchange as actor_token (actor_token_type access_token). None is sent when absent.",
+    ),
 };
 
 /** The `tokenExchange` source, with its client credential named the way the surface names a stored secret. */
@@ -476,7 +485,7 @@ export function tokenExchange<K extends string, S extends z.ZodType>(key: K, sto
     "Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's " +
       "authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's " +
       "token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, " +
-      "subject) until shortly before it expires. Needs oauth. No actor_token is sent.",
+      "subject) until shortly before it expires. Needs oauth. An actor_token is sent only with actorToken.",
   );
 }
 

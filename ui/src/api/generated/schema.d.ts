@@ -390,8 +390,13 @@ export interface paths {
                                      * @description A backend secret stored in the control plane.
                                      */
                                     secretId?: string;
-                                    /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                    /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. An actor_token is sent only with actorToken. */
                                     tokenExchange?: {
+                                        /**
+                                         * @description Delegation (RFC 8693 section 1.1): clientCredentials makes the gateway first get an access token of its own at the same token endpoint (client credentials grant, the same client and client authentication; no scope, audience or resource), kept per plan on each replica until shortly before it expires, and send it with each exchange as actor_token (actor_token_type access_token). None is sent when absent.
+                                         * @enum {string}
+                                         */
+                                        actorToken?: "clientCredentials";
                                         /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
                                         audience?: string;
                                         /** @description The gateway's client id at that authorization server. */
@@ -765,8 +770,13 @@ export interface paths {
                              * @description A backend secret stored in the control plane.
                              */
                             secretId?: string;
-                            /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                            /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. An actor_token is sent only with actorToken. */
                             tokenExchange?: {
+                                /**
+                                 * @description Delegation (RFC 8693 section 1.1): clientCredentials makes the gateway first get an access token of its own at the same token endpoint (client credentials grant, the same client and client authentication; no scope, audience or resource), kept per plan on each replica until shortly before it expires, and send it with each exchange as actor_token (actor_token_type access_token). None is sent when absent.
+                                 * @enum {string}
+                                 */
+                                actorToken?: "clientCredentials";
                                 /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
                                 audience?: string;
                                 /** @description The gateway's client id at that authorization server. */
@@ -1122,8 +1132,13 @@ export interface paths {
                                  * @description A backend secret stored in the control plane.
                                  */
                                 secretId?: string;
-                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. An actor_token is sent only with actorToken. */
                                 tokenExchange?: {
+                                    /**
+                                     * @description Delegation (RFC 8693 section 1.1): clientCredentials makes the gateway first get an access token of its own at the same token endpoint (client credentials grant, the same client and client authentication; no scope, audience or resource), kept per plan on each replica until shortly before it expires, and send it with each exchange as actor_token (actor_token_type access_token). None is sent when absent.
+                                     * @enum {string}
+                                     */
+                                    actorToken?: "clientCredentials";
                                     /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
                                     audience?: string;
                                     /** @description The gateway's client id at that authorization server. */
@@ -1513,8 +1528,13 @@ export interface paths {
                                  * @description A backend secret stored in the control plane.
                                  */
                                 secretId?: string;
-                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. An actor_token is sent only with actorToken. */
                                 tokenExchange?: {
+                                    /**
+                                     * @description Delegation (RFC 8693 section 1.1): clientCredentials makes the gateway first get an access token of its own at the same token endpoint (client credentials grant, the same client and client authentication; no scope, audience or resource), kept per plan on each replica until shortly before it expires, and send it with each exchange as actor_token (actor_token_type access_token). None is sent when absent.
+                                     * @enum {string}
+                                     */
+                                    actorToken?: "clientCredentials";
                                     /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
                                     audience?: string;
                                     /** @description The gateway's client id at that authorization server. */
@@ -1888,8 +1908,13 @@ export interface paths {
                              * @description A backend secret stored in the control plane.
                              */
                             secretId?: string;
-                            /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                            /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. An actor_token is sent only with actorToken. */
                             tokenExchange?: {
+                                /**
+                                 * @description Delegation (RFC 8693 section 1.1): clientCredentials makes the gateway first get an access token of its own at the same token endpoint (client credentials grant, the same client and client authentication; no scope, audience or resource), kept per plan on each replica until shortly before it expires, and send it with each exchange as actor_token (actor_token_type access_token). None is sent when absent.
+                                 * @enum {string}
+                                 */
+                                actorToken?: "clientCredentials";
                                 /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
                                 audience?: string;
                                 /** @description The gateway's client id at that authorization server. */
@@ -2245,8 +2270,13 @@ export interface paths {
                                  * @description A backend secret stored in the control plane.
                                  */
                                 secretId?: string;
-                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. An actor_token is sent only with actorToken. */
                                 tokenExchange?: {
+                                    /**
+                                     * @description Delegation (RFC 8693 section 1.1): clientCredentials makes the gateway first get an access token of its own at the same token endpoint (client credentials grant, the same client and client authentication; no scope, audience or resource), kept per plan on each replica until shortly before it expires, and send it with each exchange as actor_token (actor_token_type access_token). None is sent when absent.
+                                     * @enum {string}
+                                     */
+                                    actorToken?: "clientCredentials";
                                     /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
                                     audience?: string;
                                     /** @description The gateway's client id at that authorization server. */
@@ -2669,8 +2699,13 @@ export interface paths {
                                  * @description A backend secret stored in the control plane.
                                  */
                                 secretId?: string;
-                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. No actor_token is sent. */
+                                /** @description Exchange each caller's validated access token (RFC 8693, subject_token_type access_token) at the backend's authorization server for a token of their own, sent as 'Authorization: Bearer <token>'; the caller's token itself never reaches the backend. Each gateway replica caches the result per caller (issuer, subject) until shortly before it expires. Needs oauth. An actor_token is sent only with actorToken. */
                                 tokenExchange?: {
+                                    /**
+                                     * @description Delegation (RFC 8693 section 1.1): clientCredentials makes the gateway first get an access token of its own at the same token endpoint (client credentials grant, the same client and client authentication; no scope, audience or resource), kept per plan on each replica until shortly before it expires, and send it with each exchange as actor_token (actor_token_type access_token). None is sent when absent.
+                                     * @enum {string}
+                                     */
+                                    actorToken?: "clientCredentials";
                                     /** @description Sent as the form's audience parameter (Auth0, Okta style); not sent when absent. */
                                     audience?: string;
                                     /** @description The gateway's client id at that authorization server. */
