@@ -183,7 +183,7 @@ function childEnv(): NodeJS.ProcessEnv {
 
 export { createTestCa, makeCerts, type PemFiles, type TestCa, type TestCerts } from "./certs.ts";
 export { kubeconfigJson } from "./kubeconfig.ts";
-export { freePorts } from "./ports.ts";
+export { freePorts, portAccepts } from "./ports.ts";
 export {
   isAlive,
   type ManagedProcess,

@@ -5,10 +5,9 @@
  */
 import { existsSync } from "node:fs";
 import { request } from "node:https";
-import { connect } from "node:net";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type KubeTestEnv, startKubeTestEnv } from "./index.ts";
+import { type KubeTestEnv, portAccepts, startKubeTestEnv } from "./index.ts";
 
 function get(env: KubeTestEnv, path: string, token = env.token) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -27,17 +26,6 @@ function get(env: KubeTestEnv, path: string, token = env.token) {
     );
     req.on("error", reject);
     req.end();
-  });
-}
-
-function portAccepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
   });
 }
 
