@@ -82,10 +82,15 @@ export type TlsHandshake = {
   timeoutMs: number;
 };
 
+/** How long after its handshake a server has to refuse the client's certificate, unless it speaks first. */
+const REFUSAL_WAIT_MS = 500;
+
 /**
  * The error of one connection and TLS handshake (ALPN h2, as gRPC offers) with these settings,
  * for `tlsFailure` to read; undefined when the handshake succeeds or nothing is settled within
- * `timeoutMs`.
+ * `timeoutMs`. With TLS 1.3 a server refuses a client certificate (or its absence) only after the
+ * client's side of the handshake is done: its alert is waited for until it sends data (an HTTP/2
+ * server's SETTINGS: it accepted the client), for REFUSAL_WAIT_MS at most.
  */
 export function tlsHandshakeError(handshake: TlsHandshake): Promise<TlsError | undefined> {
   const { host, port, name, ca, cert, key, timeoutMs } = handshake;
@@ -105,8 +110,13 @@ export function tlsHandshakeError(handshake: TlsHandshake): Promise<TlsError | u
       socket.destroy();
       resolve(error);
     };
-    const timer = setTimeout(() => settle(undefined), timeoutMs);
-    socket.once("secureConnect", () => settle(undefined));
+    let timer = setTimeout(() => settle(undefined), timeoutMs);
+    socket.once("secureConnect", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => settle(undefined), Math.min(timeoutMs, REFUSAL_WAIT_MS));
+      socket.once("data", () => settle(undefined));
+      socket.once("close", () => settle(undefined));
+    });
     socket.once("error", (error: TlsError) => settle(error));
   });
 }

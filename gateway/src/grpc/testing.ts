@@ -255,17 +255,18 @@ export function petstoreOperation(methodName: string): NormalizedOperation {
 export interface GrpcPetstore {
   /** `grpc://127.0.0.1:<port>`, or `grpcs://…` with TLS. */
   url: string;
-  /** The metadata of every call received, newest last. */
-  received: { method: string; metadata: Record<string, string> }[];
+  /** The metadata of every call received, newest last, with the CN of the client certificate presented (mutual TLS). */
+  received: { method: string; metadata: Record<string, string>; clientCertificate?: string }[];
   close(): Promise<void>;
 }
 
 /**
  * The pet store on a free loopback port. GetPet: pet 404 is NOT_FOUND, a negative id
  * INVALID_ARGUMENT, pet 401 UNAUTHENTICATED; ListPets streams `count` pets; Slow answers after
- * `millis`; Echo returns the call's metadata.
+ * `millis`; Echo returns the call's metadata. With `clientCa`, a TLS server that requires a client
+ * certificate that CA signed (mutual TLS).
  */
-export async function startGrpcPetstore(tls?: { cert: string; key: string }): Promise<GrpcPetstore> {
+export async function startGrpcPetstore(tls?: { cert: string; key: string }, clientCa?: string): Promise<GrpcPetstore> {
   const received: GrpcPetstore["received"] = [];
   const server = new Server();
   const definition: Record<string, MethodDefinition<JsonValue, JsonValue>> = {};
@@ -284,16 +285,21 @@ export async function startGrpcPetstore(tls?: { cert: string; key: string }): Pr
       responseDeserialize: (bytes: Buffer) => toJson(output, fromBinary(output, bytes), { registry }),
     };
   }
-  const record = (method: string, metadata: Metadata) => {
+  type Unary = ServerUnaryCall<Record<string, unknown>, JsonValue>;
+  const record = (method: string, metadata: Metadata, call?: Pick<Unary, "getAuthContext">) => {
     const map: Record<string, string> = {};
     for (const [key, value] of Object.entries(metadata.getMap())) map[key] = String(value);
-    received.push({ method, metadata: map });
+    const clientCertificate = call?.getAuthContext()?.sslPeerCertificate?.subject?.CN;
+    received.push({
+      method,
+      metadata: map,
+      ...(clientCertificate ? { clientCertificate: String(clientCertificate) } : {}),
+    });
     return map;
   };
-  type Unary = ServerUnaryCall<Record<string, unknown>, JsonValue>;
   type Reply = (error: { code: number; details: string } | null, value?: JsonValue) => void;
   handlers.GetPet = (call: Unary, reply: Reply) => {
-    record("GetPet", call.metadata);
+    record("GetPet", call.metadata, call);
     const id = Number(call.request.id ?? 0);
     if (id < 0) return reply({ code: status.INVALID_ARGUMENT, details: `pet ids are positive, not ${id}` });
     if (id === 404) return reply({ code: status.NOT_FOUND, details: `no pet ${id}` });
@@ -313,7 +319,11 @@ export async function startGrpcPetstore(tls?: { cert: string; key: string }): Pr
   handlers.Echo = (call: Unary, reply: Reply) => reply(null, { metadata: record("Echo", call.metadata) });
   server.addService(definition, handlers);
   const credentials = tls
-    ? ServerCredentials.createSsl(null, [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }])
+    ? ServerCredentials.createSsl(
+        clientCa === undefined ? null : Buffer.from(clientCa),
+        [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }],
+        clientCa !== undefined,
+      )
     : ServerCredentials.createInsecure();
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
