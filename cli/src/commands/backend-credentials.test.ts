@@ -238,6 +238,7 @@ describe("config create --backend-token-exchange", () => {
         "https://petstore.example.com",
         "--backend-requested-token-type",
         "jwt",
+        "--backend-actor-token",
         "-o",
         "json",
       ]),
@@ -252,6 +253,7 @@ describe("config create --backend-token-exchange", () => {
         tokenEndpointAuthMethod: "private_key_jwt",
         audience: "https://petstore.example.com",
         requestedTokenType: "urn:ietf:params:oauth:token-type:jwt",
+        actorToken: "clientCredentials",
       },
     });
   });
@@ -449,6 +451,10 @@ describe("config create --backend-authorization-code", () => {
       [
         [...atIssuer, "--backend-requested-token-type", "jwt"],
         "--backend-authorization-code and --backend-requested-token-type cannot be used together",
+      ],
+      [
+        [...atIssuer, "--backend-actor-token"],
+        "--backend-authorization-code and --backend-actor-token cannot be used together",
       ],
       [
         [...atIssuer, "--backend-secret-prefix", "Bearer "],

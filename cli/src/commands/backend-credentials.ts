@@ -25,6 +25,7 @@ export interface BackendCredentialFlags {
   backendRevocationUrl?: string;
   backendAuthorizationDescription?: string;
   backendRequestedTokenType?: "access_token" | "jwt";
+  backendActorToken?: boolean;
   backendClientId?: string;
   backendClientSecret?: string;
   backendClientSecretEnv?: string;
@@ -72,6 +73,7 @@ const GRANT_SETTINGS: { [K in keyof BackendCredentialFlags]?: { flag: string; gr
     grants: ["oauth2AuthorizationCode"],
   },
   backendRequestedTokenType: { flag: "--backend-requested-token-type", grants: ["tokenExchange"] },
+  backendActorToken: { flag: "--backend-actor-token", grants: ["tokenExchange"] },
   backendClientId: { flag: "--backend-client-id", grants: EVERY_GRANT },
   backendClientSecret: { flag: "--backend-client-secret", grants: EVERY_GRANT },
   backendClientSecretEnv: { flag: "--backend-client-secret-env", grants: EVERY_GRANT },
@@ -164,6 +166,11 @@ export function addBackendCredentialOptions(command: Command): Command {
       "with --backend-authorization-code: what users are told the authorization is for",
     )
     .option("--backend-requested-token-type <type>", "with --backend-token-exchange: access_token (the default) or jwt")
+    .option(
+      "--backend-actor-token",
+      "with --backend-token-exchange: delegation (RFC 8693): the gateway gets its own token at the same token " +
+        "endpoint (client credentials) and sends it with each exchange as actor_token",
+    )
     .option("--backend-client-id <id>", "the gateway's client id at the backend's authorization server")
     .option(
       "--backend-client-secret <secret_id>",
@@ -298,6 +305,7 @@ function tokenExchange(flags: BackendCredentialFlags): BackendSecret["tokenExcha
     clientSecret,
     ...(flags.backendAudience ? { audience: flags.backendAudience } : {}),
     ...(tokenType ? { requestedTokenType: TOKEN_TYPES[tokenType] } : {}),
+    ...(flags.backendActorToken ? { actorToken: "clientCredentials" as const } : {}),
   };
 }
 
