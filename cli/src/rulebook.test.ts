@@ -146,7 +146,7 @@ function restRequest(document: Sample["document"]): { path: string; body: Record
         );
       const secret = backendSecret as Record<string, unknown> | undefined;
       const { secretSourceRef, ...secretRest } = secret ?? {};
-      for (const source of ["oauth2ClientCredentials", "tokenExchange"]) {
+      for (const source of ["oauth2ClientCredentials", "tokenExchange", "oauth2AuthorizationCode"]) {
         const credentials = secretRest[source] as { clientSecret?: Record<string, unknown> } | undefined;
         if (credentials?.clientSecret?.secretSourceRef) {
           const { secretSourceRef: _ref, ...clientSecret } = credentials.clientSecret;
