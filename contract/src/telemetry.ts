@@ -1,0 +1,164 @@
+/**
+ * OpenTelemetry tracing for Atrium's servers (gateway, control plane, operator). The code makes
+ * its spans with `@opentelemetry/api`; the SDK (`@opentelemetry/sdk-node`, OTLP exporters) is
+ * loaded only when an OTLP endpoint is set (`OTEL_EXPORTER_OTLP_ENDPOINT` or
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), and then honours the standard `OTEL_*` variables:
+ * protocol, headers, sampler, resource attributes, service name.
+ *
+ * With nothing set, `tracing()` is undefined and hot paths test that and nothing else: no SDK,
+ * no context manager, no span objects.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import {
+  type Attributes,
+  type Context,
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapPropagator,
+  type Tracer,
+  trace,
+} from "@opentelemetry/api";
+
+export { type Attributes, type Context, context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace };
+
+export interface Tracing {
+  readonly tracer: Tracer;
+  /** The W3C trace context (traceparent, tracestate) of a carrier: HTTP headers or an MCP `_meta`. */
+  extract(carrier: Readonly<Record<string, unknown>>): Context;
+  /** Writes the W3C trace context of `span` into `carrier`, with the baggage of `from` only when `baggage`. */
+  inject(span: Span, carrier: Record<string, string>, options?: { baggage?: boolean; from?: Context }): void;
+  /** Exports the spans still buffered, then stops. */
+  shutdown(): Promise<void>;
+}
+
+let current: Tracing | undefined;
+
+/** The process's tracing, or undefined when no OTLP endpoint is set (then nothing is traced). */
+export function tracing(): Tracing | undefined {
+  return current;
+}
+
+/** Whether the environment asks for traces: an OTLP endpoint is set, and the traces exporter is not `none`. */
+export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return Boolean(endpoint) && env.OTEL_TRACES_EXPORTER !== "none" && env.OTEL_SDK_DISABLED !== "true";
+}
+
+/**
+ * Starts the SDK when the environment asks for traces (once per process; later calls return the
+ * same). `service` names the process unless `OTEL_SERVICE_NAME` or `OTEL_RESOURCE_ATTRIBUTES`
+ * does. Traces only: metrics stay on the Prometheus endpoints and logs on standard output,
+ * unless `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` say otherwise.
+ */
+export async function startTracing(
+  service: { name: string; version: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Tracing | undefined> {
+  if (current || !tracingRequested(env)) return current;
+  env.OTEL_METRICS_EXPORTER ??= "none";
+  env.OTEL_LOGS_EXPORTER ??= "none";
+  const [{ NodeSDK }, { W3CTraceContextPropagator, W3CBaggagePropagator }] = await Promise.all([
+    import("@opentelemetry/sdk-node"),
+    import("@opentelemetry/core"),
+  ]);
+  const named = env.OTEL_SERVICE_NAME || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? "");
+  const sdk = new NodeSDK({
+    ...(named ? {} : { serviceName: service.name }),
+    // Spans are made by Atrium's own code, with its attributes: no auto-instrumentation.
+    instrumentations: [],
+  });
+  sdk.start();
+  const traceContext: TextMapPropagator = new W3CTraceContextPropagator();
+  const baggage: TextMapPropagator = new W3CBaggagePropagator();
+  current = {
+    tracer: trace.getTracer(service.name, service.version),
+    extract: (carrier) => baggage.extract(traceContext.extract(ROOT_CONTEXT, carrier, metaGetter), carrier, metaGetter),
+    inject(span, carrier, options) {
+      const withSpan = trace.setSpan(options?.from ?? ROOT_CONTEXT, span);
+      traceContext.inject(withSpan, carrier, setter);
+      if (options?.baggage && propagation.getBaggage(withSpan)) baggage.inject(withSpan, carrier, setter);
+    },
+    shutdown: async () => {
+      current = undefined;
+      await sdk.shutdown();
+    },
+  };
+  return current;
+}
+
+/** Reads string members only: an MCP `_meta` is the client's JSON, and a header may repeat. */
+const metaGetter = {
+  keys: (carrier: Readonly<Record<string, unknown>>) => Object.keys(carrier),
+  get(carrier: Readonly<Record<string, unknown>>, key: string) {
+    const value = carrier[key];
+    if (typeof value === "string") return value;
+    return Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined;
+  },
+};
+
+const setter = {
+  set(carrier: Record<string, string>, key: string, value: string) {
+    carrier[key] = value;
+  },
+};
+
+/** The parent a request's server span continues: `_meta.traceparent` when the message has one, else the HTTP header. */
+export function parentOf(tracing: Tracing, headers: IncomingHttpHeaders, meta: unknown): Context {
+  if (typeof meta === "object" && meta !== null && typeof (meta as { traceparent?: unknown }).traceparent === "string")
+    return tracing.extract(meta as Record<string, unknown>);
+  return tracing.extract(headers as Record<string, unknown>);
+}
+
+/** `trace_id` and `span_id` of the active span, for every log line written within it (pino's `mixin`). */
+export function traceLogFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
+/** The pino options that stamp log lines with the active span's ids; none when not tracing. */
+export function traceLogOptions(): { mixin?: () => object } {
+  return current ? { mixin: traceLogFields } : {};
+}
+
+/** Ends `span` with an error status and the error's type (never its message: it may quote input). */
+export function endWithError(span: Span, type: string, attributes?: Attributes): void {
+  span.setAttribute("error.type", type);
+  if (attributes) span.setAttributes(attributes);
+  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+}
+
+/**
+ * Runs `work` in a span of its own (a child of the active one), ended when `work` settles; an
+ * error thrown ends it with `error.type` the error's name or code. Without tracing, just `work()`.
+ */
+export async function inSpan<T>(
+  name: string,
+  options: { kind?: SpanKind; attributes?: Attributes },
+  work: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
+  const traced = current;
+  if (!traced) return work(undefined);
+  return traced.tracer.startActiveSpan(name, options, async (span) => {
+    try {
+      const result = await work(span);
+      span.end();
+      return result;
+    } catch (error) {
+      endWithError(span, errorTypeOf(error));
+      throw error;
+    }
+  });
+}
+
+function errorTypeOf(error: unknown): string {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  if (typeof code === "string" && code !== "") return code;
+  return typeof name === "string" && name !== "" ? name : "Error";
+}
