@@ -54,10 +54,9 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
  * does. Traces only: metrics stay on the Prometheus endpoints and logs on standard output,
  * unless `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` say otherwise.
  */
-export async function startTracing(
-  service: { name: string; version: string },
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Tracing | undefined> {
+export async function startTracing(service: { name: string; version: string }): Promise<Tracing | undefined> {
+  // The SDK and its exporters read process.env themselves.
+  const env = process.env;
   if (current || !tracingRequested(env)) return current;
   env.OTEL_METRICS_EXPORTER ??= "none";
   env.OTEL_LOGS_EXPORTER ??= "none";

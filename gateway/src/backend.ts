@@ -34,12 +34,14 @@
  */
 import { randomBytes } from "node:crypto";
 import type { CompiledExposition } from "@atrium/contract";
+import { tracing } from "@atrium/contract/telemetry";
 import { tlsFailure } from "@atrium/contract/tls-failure";
 import { circuitBreaker } from "@atrium/crds";
 import type { Metadata } from "@grpc/grpc-js";
 import type { FastifyBaseLogger } from "fastify";
 import { type Dispatcher, Pool } from "undici";
 import { bearerToken } from "./auth/client-auth.ts";
+import { type BackendRoute, endBackendSpan, startBackendSpan } from "./backend-span.ts";
 import { type BackendTls, BackendTlsSet } from "./backend-tls.ts";
 import { BackendTokens, type ClientCredentials, type TokenFailure, type TokenOutcome } from "./backend-token.ts";
 import {
@@ -92,6 +94,8 @@ export interface CallScope {
   caller?: string;
   /** Until when the caller's token holds (ms since the epoch). */
   callerValidUntilMs?: number;
+  /** What the call is, for its trace span (the tool's ToolRuntime.route). */
+  route?: BackendRoute;
 }
 
 /** For plans that carry no breaker settings (built by hand in tests): the schema's defaults. */
@@ -272,6 +276,14 @@ export class Backends {
       }
       ticket = admission;
     }
+    const traced = tracing();
+    const span = traced
+      ? startBackendSpan(traced, target.origin, backend.basePath, call, scope.route, {
+          headers,
+          metadata,
+          baggage: forwardsBaggage(plan),
+        })
+      : undefined;
     let outcome: CallResult;
     if (call.grpc && metadata) {
       // gRPC calls multiplex on their backend's channel: no share of a pool to wait for.
@@ -290,6 +302,7 @@ export class Backends {
         share.enter(new PendingCall(pool, options, share, this.maxBodyBytes, callMs, started + timeoutMs, resolve));
       });
     }
+    if (span) endBackendSpan(span, outcome);
     // undici refuses what it cannot send (a header value with CR/LF): the plan's fault, not the backend's.
     const invalid = outcome.kind === "failed" && outcome.error.code === "UND_ERR_INVALID_ARG";
     // A call that spent most of its time queued behind its tool's other calls says nothing of the
@@ -596,6 +609,11 @@ class PendingCall implements Dispatcher.DispatchHandler {
     if (this.started) this.share.leave();
     this.resolve(result);
   }
+}
+
+/** The client's `baggage` goes on to the backend only when the plan forwards that header. */
+function forwardsBaggage(plan: Plan): boolean {
+  return plan.headerPolicy?.forwardRequestHeaders?.some((name) => name.toLowerCase() === "baggage") ?? false;
 }
 
 function applyHeaderPolicy(

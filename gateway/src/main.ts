@@ -3,11 +3,17 @@
  * finishes the requests in flight and exits.
  */
 import { settingsOrExit, startedOrExit, stopOnSignal } from "@atrium/contract/process-lifecycle";
+import { startTracing } from "@atrium/contract/telemetry";
 import { configFromEnv } from "./config.ts";
-import { startGateway } from "./gateway.ts";
+import { startGateway, VERSION } from "./gateway.ts";
 
 const config = settingsOrExit("atrium gateway", configFromEnv);
+// Before the servers are built: they wrap their routes in spans only when tracing is on.
+const traces = await startedOrExit("atrium gateway", startTracing({ name: "atrium-gateway", version: VERSION }));
 const gateway = await startedOrExit("atrium gateway", startGateway(config));
 gateway.app.log.info({ url: gateway.url, id: config.id, controlPlane: config.controlPlaneUrl }, "gateway listening");
 
-stopOnSignal(() => gateway.close());
+stopOnSignal(async () => {
+  await gateway.close();
+  await traces?.shutdown();
+});

@@ -10,6 +10,7 @@
  */
 import { capConnectionsPerAddress, closeUnusedOnShutdown, slowClientOptions } from "@atrium/contract/listener";
 import { attachManagementListener } from "@atrium/contract/management";
+import { traceLogOptions } from "@atrium/contract/telemetry";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import { AuditLog } from "./audit.ts";
 import { BearerVerifiers } from "./auth/bearer.ts";
@@ -138,6 +139,8 @@ function serverOptions(parts: GatewayParts): FastifyServerOptions {
     ...slowClientOptions(parts.config),
     logger: {
       level: parts.config.logLevel,
+      // With tracing on, each line written within a request names its trace and span.
+      ...traceLogOptions(),
       ...(parts.logStream ? { stream: parts.logStream } : { file: parts.config.logFile }),
       // Client credentials never reach the log.
       redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],

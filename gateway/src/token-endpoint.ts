@@ -11,6 +11,7 @@
  * redirects are followed: a redirect would carry the client secret to another address.
  */
 import { createPrivateKey, type KeyObject, randomUUID } from "node:crypto";
+import { inSpan, SpanKind, SpanStatusCode } from "@atrium/contract/telemetry";
 import { SignJWT } from "jose";
 import { request } from "undici";
 
@@ -113,7 +114,29 @@ const REGISTERED_ERRORS = new Set([
   "invalid_target",
 ]);
 
-export async function requestToken(asked: TokenRequest): Promise<IssuedToken | TokenFailure> {
+/**
+ * A token from the backend's authorization server; in a client span when tracing (issue 24),
+ * named by its grant type, never carrying the form's values beyond it.
+ */
+export function requestToken(asked: TokenRequest): Promise<IssuedToken | TokenFailure> {
+  const attributes = {
+    "http.request.method": "POST",
+    "url.full": asked.tokenUrl,
+    "atrium.oauth.grant_type": asked.form.get("grant_type") ?? "",
+  };
+  return inSpan("POST", { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const got = await requestTokenNow(asked);
+    if (span && got.kind === "error") {
+      const status = got.details.status;
+      if (typeof status === "number") span.setAttribute("http.response.status_code", status);
+      span.setAttribute("error.type", typeof got.details.error === "string" ? got.details.error : got.forLog);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    return got;
+  });
+}
+
+async function requestTokenNow(asked: TokenRequest): Promise<IssuedToken | TokenFailure> {
   const { tokenUrl, form, client } = asked;
   const failed = (forClient: string, forLog: string, details: Record<string, unknown>): TokenFailure => ({
     kind: "error",

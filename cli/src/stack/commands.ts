@@ -125,6 +125,7 @@ export function registerStackCommands(program: Command, context: CliContext): vo
           );
         }
         if (result.demo) lines.push("", demoInstructions(result.demo));
+        lines.push("", tracingLine(process.env));
         lines.push("", "`atrium status` shows the stack, `atrium stop` stops it (data is kept).");
         context.note(command, lines.join("\n"));
       },
@@ -206,4 +207,15 @@ export function registerStackCommands(program: Command, context: CliContext): vo
       }
       clearState(files.state);
     });
+}
+
+/** Where the stack's traces go, or how to send them somewhere (the processes read the OTEL_* variables of this shell). */
+export function tracingLine(env: NodeJS.ProcessEnv): string {
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (endpoint && env.OTEL_TRACES_EXPORTER !== "none")
+    return `Traces:        exported over OTLP to ${endpoint} (OTEL_* variables of this shell)`;
+  return (
+    "Traces:        off. To trace requests, stop the stack and start it with an OTLP collector's address:\n" +
+    "  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 atrium run   (docs/observability.md)"
+  );
 }

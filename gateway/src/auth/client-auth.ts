@@ -6,10 +6,11 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { inSpan, tracing } from "@atrium/contract/telemetry";
 import { type ServedExposition, sha256 } from "../registry.ts";
 import { type BearerVerifiers, checkAccess, type TokenPrincipal } from "./bearer.ts";
 import type { IssuerKeys } from "./issuer-keys.ts";
-import { refusals } from "./refusals.ts";
+import { AuthRefusal, refusals } from "./refusals.ts";
 import { addressOf, type EndpointAddress, resourceUrl } from "./resource.ts";
 
 /** Which tools a token's scopes hide, with a key naming that view of the tool list (for caching it). */
@@ -74,7 +75,14 @@ export class ClientAuthenticator {
   ): ClientIdentity | Promise<ClientIdentity> {
     if (served.apiKeyHash) checkApiKey(headers, served);
     if (!served.exposition.plan.oauth) return served.apiKeyHash ? API_KEY : OPEN;
-    return this.authenticateBearer(headers, served, byId);
+    // The one check that may wait (for the issuer's keys): a span of its own when tracing.
+    if (!tracing()) return this.authenticateBearer(headers, served, byId);
+    return inSpan("verify access token", { attributes: { "atrium.auth.mode": "oauth" } }, (span) =>
+      this.authenticateBearer(headers, served, byId).catch((error: unknown) => {
+        if (error instanceof AuthRefusal) span?.setAttribute("atrium.auth.refusal", error.reason);
+        throw error;
+      }),
+    );
   }
 
   /** The key-set URL tokens are checked against (for the protected-resource metadata), discovered if need be. */

@@ -5,7 +5,8 @@
  * refetched — at most once per cooldown — when a token names a `kid` it does not hold, so a
  * rotation at the authorization server needs no restart.
  */
-import { createRemoteJWKSet, type JWTVerifyGetKey } from "jose";
+import { inSpan, SpanKind, tracing } from "@atrium/contract/telemetry";
+import { createRemoteJWKSet, customFetch, type FetchImplementation, type JWTVerifyGetKey } from "jose";
 import { request } from "undici";
 import { refusals } from "./refusals.ts";
 
@@ -35,7 +36,27 @@ export function metadataUrls(issuer: string): string[] {
   ];
 }
 
-async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
+function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
+  return inSpan("GET", fetchSpanOptions(url, "metadata"), () => fetchJsonNow(url, timeoutMs));
+}
+
+/** A key or metadata fetch's client span (issue 24): the issuer's URLs are settings, no secret. */
+function fetchSpanOptions(url: string, document: "metadata" | "jwks") {
+  return {
+    kind: SpanKind.CLIENT,
+    attributes: { "http.request.method": "GET", "url.full": url, "atrium.auth.document": document },
+  };
+}
+
+/** jose's own fetch of a key set, in a span when tracing. */
+const tracedJwksFetch: FetchImplementation = (url, options) =>
+  inSpan("GET", fetchSpanOptions(url, "jwks"), async (span) => {
+    const response = await fetch(url, options);
+    span?.setAttribute("http.response.status_code", response.status);
+    return response;
+  });
+
+async function fetchJsonNow(url: string, timeoutMs: number): Promise<unknown> {
   // undici's request follows no redirects.
   const response = await request(url, {
     headers: { accept: "application/json" },
@@ -126,6 +147,7 @@ export class IssuerKeys {
       cooldownDuration: this.options.cooldownMs,
       cacheMaxAge: this.options.maxAgeMs,
       timeoutDuration: this.options.timeoutMs,
+      ...(tracing() ? { [customFetch]: tracedJwksFetch } : {}),
     });
     return this.keySet;
   }

@@ -34,6 +34,7 @@ import { complete, offersCompletions } from "./completion.ts";
 import { admitCall, admitRead, limitedToolResult } from "./overload.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
 import { ERROR, McpError } from "./protocol.ts";
+import { markToolError } from "./request-span.ts";
 import { listResources, listResourceTemplates, resolveResource } from "./resources.ts";
 import type { LogSink } from "./response-stream.ts";
 
@@ -98,8 +99,11 @@ export async function dispatchShared(
   switch (method) {
     case "tools/list":
       return { tools: listedTools(context).tools };
-    case "tools/call":
-      return callTool(params, context, invalidStatus);
+    case "tools/call": {
+      const result = await callTool(params, context, invalidStatus);
+      if ((result as CallToolResult).isError) markToolError();
+      return result;
+    }
     case "resources/list":
       return { resources: listResources(exposition.resources) };
     case "resources/templates/list":
@@ -194,6 +198,7 @@ async function callTool(
     // The share of the pool is the tool's: one hanging tool cannot starve the others.
     outcome = await context.backends.call(context.served.backend, settings, plan.request, context.clientHeaders, {
       share: plan.runtime,
+      route: plan.runtime.route,
       deadline: context.deadline,
       onCircuit: log ? logCircuit(log, tool, context.onCircuit) : context.onCircuit,
       onRetry: log && ((reason) => log("warning", `${tool}: ${reason}`)),

@@ -7,6 +7,7 @@
  */
 import { acceptsEventStream, acceptsGzip } from "@atrium/contract/accept-encoding";
 import { nestsDeeperThan } from "@atrium/contract/json-depth";
+import { tracing } from "@atrium/contract/telemetry";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type AuditLog, type AuditOrigin, traceIdOf } from "../audit.ts";
 import type { ClientAuthenticator, ClientIdentity } from "../auth/client-auth.ts";
@@ -36,6 +37,7 @@ import {
   META,
   resultResponse,
 } from "./protocol.ts";
+import { markRpcError, tracedRequests } from "./request-span.ts";
 import { backendPollRead } from "./resource-polling.ts";
 import { DEFAULT_PROGRESS_AFTER_MS, type LogSink, type ResponseStream, responseStream } from "./response-stream.ts";
 import { SerializedResult } from "./serialized.ts";
@@ -416,8 +418,10 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       return answer(request, reply, message.id, result);
     } catch (error) {
       // An open stream has sent its 200 already: the error goes on it.
-      if (stream?.fail(message.id ?? null, rpcErrorOf(error))) {
+      const rpcError = rpcErrorOf(error);
+      if (stream?.fail(message.id ?? null, rpcError)) {
         observe(message.method, 200);
+        markRpcError(rpcError.code);
         if (!(error instanceof McpError || error instanceof AuthRefusal))
           request.log.error({ err: error }, "MCP request failed");
         return reply;
@@ -433,6 +437,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       }
       if (!(error instanceof McpError)) throw error;
       observe(message.method, error.httpStatus);
+      markRpcError(error.code);
       const headers: Record<string, string> =
         error instanceof TooManyCalls ? { "retry-after": String(error.retryAfterSeconds) } : {};
       return send(reply, error.httpStatus, errorResponse(message.id, error.code, error.message, error.data), headers);
@@ -561,8 +566,11 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
     });
   };
 
+  // Tracing is decided at start (OTEL_EXPORTER_OTLP_ENDPOINT): without it, not even a wrapper.
+  const traced = tracing();
+  const postHandler = traced ? tracedRequests(traced, lookup, post) : post;
   for (const path of PATHS) {
-    app.post(path, post);
+    app.post(path, postHandler);
     app.delete(path, remove);
     app.get(path, get);
     app.get(`${METADATA_PREFIX}${path}`, resourceMetadata);

@@ -61,6 +61,7 @@ export function compileCustomTool(custom: CustomTool, name: string, validators: 
       return violations.length > 0 ? violations : checkPath(value as Record<string, unknown>);
     },
     buildRequest: build,
+    route: { template: request.path },
     toResult: toolResult,
     ...(paramHeaders.length > 0 ? { paramHeaders } : {}),
   };

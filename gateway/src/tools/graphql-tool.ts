@@ -41,6 +41,7 @@ export function compileGraphqlTool(
       body: `${prefix}${JSON.stringify(args)}}`,
       contentType: "application/json",
     }),
+    route: { template: "", graphql: { type: call.operationType, name: call.operationName } },
     toResult: (response, options) => graphqlResult(response, options, validateOutput),
     toUncheckedResult: (response, options) => graphqlResult(response, options, undefined),
   };

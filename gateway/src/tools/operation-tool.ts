@@ -56,6 +56,7 @@ export function compileOperationTool(operation: Operation, name: string, validat
       return violations.length > 0 ? violations : request.checkPath(value as Record<string, unknown>);
     },
     buildRequest: request.build,
+    route: { template: operation.path },
     toResult: output
       ? (response, options) => conformingResult(toolResult(response, options), output.validate)
       : declaredContent

@@ -8,6 +8,7 @@
  *    built it: its `toResult`, not bare `toolResult`, also keeps the promise of its outputSchema.
  * `planCall` does steps 1 and 2.
  */
+import type { BackendRoute } from "../backend-span.ts";
 import type { OutputFilter } from "../output-filters/tool.ts";
 import type { CallToolResult, McpTool } from "./mcp.ts";
 import type { ParamHeader } from "./param-headers.ts";
@@ -22,6 +23,8 @@ export type ToolRuntime = {
   validate(args: unknown): string[];
   /** The backend request of valid arguments. Not called when `local` is set (it throws). */
   buildRequest(args: Record<string, unknown>): BackendRequest;
+  /** What its backend call is, in low-cardinality words, for the call's trace span. */
+  route?: BackendRoute;
   /** Set on tools the gateway answers itself (valid arguments only). */
   local?: (args: Record<string, unknown>) => LocalAnswer;
   /** The result of the backend's response to `buildRequest` (result.ts, plus the tool's outputSchema guarantee). */

@@ -1,0 +1,98 @@
+/**
+ * The client span of a backend call (issue 24), a child of the MCP request's server span, per
+ * the OpenTelemetry semantic conventions: HTTP (`{method} {url.template}`; a GraphQL tool's POST
+ * included, with its operation) or gRPC (`{package.Service}/{Method}`). Its W3C trace context
+ * goes to the backend as `traceparent`/`tracestate` headers, or gRPC metadata; the client's
+ * `baggage` only when the plan forwards that header. Never a URL with argument values, a query
+ * string, a header value or a body.
+ */
+import { context, type Span, SpanKind, SpanStatusCode, type Tracing } from "@atrium/contract/telemetry";
+import type { Metadata } from "@grpc/grpc-js";
+import { grpcCodeName } from "./grpc/status.ts";
+import type { BackendRequest } from "./tools/request.ts";
+import type { BackendResponse } from "./tools/result.ts";
+
+/** What a tool's backend call is, in low-cardinality words, for its span (ToolRuntime.route). */
+export interface BackendRoute {
+  /** The operation's path template (`/pets/{petId}`), relative to the endpoint's base path. */
+  template?: string;
+  /** A GraphQL tool's operation. */
+  graphql?: { type: string; name: string };
+}
+
+export type SpanOutcome =
+  | { kind: "response"; response: BackendResponse }
+  | { kind: "timeout" }
+  | { kind: "failed"; error: { code?: string } };
+
+/**
+ * Starts the span of a call to `origin` and writes its context into `headers` (HTTP) or
+ * `metadata` (gRPC). `basePath`: the endpoint's own path, prefixed to a template.
+ */
+export function startBackendSpan(
+  tracing: Tracing,
+  origin: string,
+  basePath: string,
+  call: BackendRequest,
+  route: BackendRoute | undefined,
+  carrier: { headers: Record<string, string>; metadata?: Metadata; baggage: boolean },
+): Span {
+  const url = new URL(origin);
+  const attributes: Record<string, string | number> = { "server.address": url.hostname };
+  if (url.port) attributes["server.port"] = Number(url.port);
+  let name: string;
+  if (call.grpc) {
+    // `/package.Service/Method`: names only, no argument ever gets into a gRPC path.
+    const method = call.path.startsWith("/") ? call.path.slice(1) : call.path;
+    name = method;
+    attributes["rpc.system.name"] = "grpc";
+    attributes["rpc.method"] = method;
+  } else {
+    const template = route?.template !== undefined ? joinTemplate(basePath, route.template) : undefined;
+    name = template !== undefined ? `${call.method} ${template}` : call.method;
+    attributes["http.request.method"] = call.method;
+    if (template !== undefined) attributes["url.template"] = template;
+    attributes["url.scheme"] = url.protocol.slice(0, -1);
+    if (route?.graphql) {
+      attributes["graphql.operation.type"] = route.graphql.type;
+      attributes["graphql.operation.name"] = route.graphql.name;
+    }
+  }
+  const active = context.active();
+  const span = tracing.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, active);
+  const written: Record<string, string> = {};
+  tracing.inject(span, written, { baggage: carrier.baggage, from: active });
+  for (const [key, value] of Object.entries(written)) {
+    carrier.headers[key] = value;
+    carrier.metadata?.set(key, value);
+  }
+  return span;
+}
+
+/** Ends the span with what the backend answered: its status (HTTP or gRPC), or why there was no answer. */
+export function endBackendSpan(span: Span, outcome: SpanOutcome): void {
+  if (outcome.kind === "response") {
+    const { response } = outcome;
+    if (response.grpc) {
+      const status = grpcCodeName(response.grpc.code);
+      span.setAttribute("rpc.response.status_code", status);
+      if (response.grpc.code !== 0) fail(span, status);
+    } else {
+      span.setAttribute("http.response.status_code", response.status);
+      if (response.status >= 400) fail(span, String(response.status));
+    }
+  } else if (outcome.kind === "timeout") fail(span, "timeout");
+  else fail(span, outcome.error.code ?? "error");
+  span.end();
+}
+
+function fail(span: Span, type: string): void {
+  span.setAttribute("error.type", type);
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}
+
+/** `/api` + `/pets/{petId}` → `/api/pets/{petId}`; the endpoint itself (a GraphQL POST) for an empty template. */
+function joinTemplate(basePath: string, template: string): string {
+  const base = basePath.endsWith("/") ? basePath.slice(0, -1) : basePath;
+  return template === "" ? basePath || "/" : `${base}${template}`;
+}

@@ -1,0 +1,232 @@
+/**
+ * Traces end to end (issue 24), against a real OpenTelemetry Collector (built from its Go
+ * modules) that the gateway exports to over OTLP/HTTP, as it would with OTEL_EXPORTER_OTLP_ENDPOINT
+ * set: a tool call whose client put a `traceparent` in `_meta` (v2, 2026-07-28) and one whose
+ * client sent the header (v1, in a 2025 session) each give one trace — the client's parent, the
+ * gateway's server span, the backend call's client span — and the fixture backend receives that
+ * trace's context. Outcomes are kept apart (HTTP status, JSON-RPC error, isError); log lines
+ * written within a request carry its ids; no span carries an argument value, a key or a token.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTracing, type Tracing } from "@atrium/contract/telemetry";
+import { type CollectedSpan, startCollector, type TestCollector } from "@atrium/test-collector";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectModernClient, type Stack, startStack, waitFor } from "./testing.ts";
+
+let collector: TestCollector;
+let traces: Tracing | undefined;
+let stack: Stack;
+let url: string;
+let logFile: string;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  collector = await startCollector();
+  // What an operator sets; the SDK reads it from the environment, as in production.
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
+  process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
+  traces = await startTracing({ name: "atrium-gateway", version: "test" });
+  stack = await startStack();
+  logFile = join(tmpdir(), `atrium-tracing-${randomBytes(4).toString("hex")}.log`);
+  const gateway = await stack.startGateway({ logFile, logLevel: "info" });
+  await waitFor(() => gateway.registry.byId(stack.expositionId) !== undefined, "the fixture exposition served");
+  url = `${gateway.url}${stack.mcpPath}`;
+}, 300_000);
+
+afterAll(async () => {
+  await stack?.close();
+  await traces?.shutdown();
+  await collector?.stop();
+  process.env = saved;
+});
+
+/** OTLP's span kinds and error status code. */
+const SERVER = 2;
+const CLIENT = 3;
+const ERROR = 2;
+
+const CLIENT_TRACE = randomBytes(16).toString("hex");
+const clientSpan = () => randomBytes(8).toString("hex");
+const traceparent = (traceId: string, spanId: string) => `00-${traceId}-${spanId}-01`;
+
+/** The spans of one trace once its server span and `count` spans in all have arrived. */
+async function traceOf(traceId: string, count: number): Promise<CollectedSpan[]> {
+  const spans = await collector.waitForSpans(
+    (found) => found.filter((span) => span.traceId === traceId).length >= count,
+    20_000,
+  );
+  return spans.filter((span) => span.traceId === traceId);
+}
+
+const serverSpanOf = (spans: CollectedSpan[]) =>
+  spans.find((span) => span.kind === SERVER && span.name.startsWith("tools/"));
+const backendSpanOf = (spans: CollectedSpan[], server: CollectedSpan) =>
+  spans.find((span) => span.kind === CLIENT && span.parentSpanId === server.spanId);
+
+describe("tracing through the gateway", () => {
+  it("continues a traceparent given in _meta (v2, 2026-07-28) to the backend in one trace", async () => {
+    const parent = clientSpan();
+    const client = await connectModernClient(url, stack.apiKey);
+    try {
+      const result = await client.callTool({
+        name: "getPet",
+        arguments: { petId: 1 },
+        _meta: { traceparent: traceparent(CLIENT_TRACE, parent), tracestate: "vendor=abc" },
+      });
+      expect(result.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    const spans = await traceOf(CLIENT_TRACE, 2);
+    const server = serverSpanOf(spans);
+    expect(server).toMatchObject({
+      name: "tools/call getPet",
+      parentSpanId: parent,
+      attributes: {
+        "mcp.method.name": "tools/call",
+        "gen_ai.tool.name": "getPet",
+        "gen_ai.operation.name": "execute_tool",
+        "mcp.protocol.version": "2026-07-28",
+        "atrium.mcp.era": "modern",
+        "atrium.exposition.id": stack.expositionId,
+        "http.response.status_code": 200,
+      },
+    });
+    expect(server?.attributes["jsonrpc.request.id"]).toBeTypeOf("string");
+    expect(server?.attributes["error.type"]).toBeUndefined();
+    const backend = server && backendSpanOf(spans, server);
+    expect(backend).toMatchObject({
+      name: "GET /api/pets/{petId}",
+      attributes: {
+        "http.request.method": "GET",
+        "url.template": "/api/pets/{petId}",
+        "server.address": "127.0.0.1",
+        "http.response.status_code": 200,
+      },
+    });
+    // The backend got the backend span's context, and the client's tracestate with it.
+    const received = stack.backend.received.findLast((request) => request.url === "/api/pets/1");
+    expect(received?.headers.traceparent).toBe(traceparent(CLIENT_TRACE, backend?.spanId ?? "?"));
+    expect(received?.headers.tracestate).toBe("vendor=abc");
+  });
+
+  it("continues the traceparent header of a 2025 session (v1), one trace per call", async () => {
+    const traceId = randomBytes(16).toString("hex");
+    const parent = clientSpan();
+    const client = new LegacyClient({ name: "traced", version: "1" });
+    const headers = { "x-atrium-key": stack.apiKey, traceparent: traceparent(traceId, parent), baggage: "user=ann" };
+    await client.connect(new LegacyTransport(new URL(url), { requestInit: { headers } }));
+    try {
+      await client.callTool({ name: "getPet", arguments: { petId: 2 } });
+    } finally {
+      await client.close();
+    }
+    const spans = await traceOf(traceId, 3);
+    const server = serverSpanOf(spans);
+    expect(server).toMatchObject({
+      name: "tools/call getPet",
+      parentSpanId: parent,
+      attributes: { "atrium.mcp.era": "legacy", "mcp.protocol.version": "2025-11-25" },
+    });
+    // A hash of the session id, never the id itself.
+    expect(server?.attributes["mcp.session.id"]).toMatch(/^[0-9a-f]{32}$/);
+    // initialize is a span of the same trace (the client sent the header on every request).
+    expect(spans.some((span) => span.name === "initialize" && span.parentSpanId === parent)).toBe(true);
+    const received = stack.backend.received.findLast((request) => request.url === "/api/pets/2");
+    expect(received?.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    // The plan forwards no baggage header: the client's baggage stays at the gateway.
+    expect(received?.headers.baggage).toBeUndefined();
+  });
+
+  it("keeps a tool's isError, a JSON-RPC error and the HTTP status apart", async () => {
+    const toolError = randomBytes(16).toString("hex");
+    const rpcError = randomBytes(16).toString("hex");
+    const client = await connectModernClient(url, stack.apiKey);
+    try {
+      const missing = await client.callTool({
+        name: "getPet",
+        arguments: { petId: 404 },
+        _meta: { traceparent: traceparent(toolError, clientSpan()) },
+      });
+      expect(missing.isError).toBe(true);
+      await expect(
+        client.callTool({
+          name: "noSuchTool",
+          arguments: {},
+          _meta: { traceparent: traceparent(rpcError, clientSpan()) },
+        }),
+      ).rejects.toThrow();
+    } finally {
+      await client.close();
+    }
+    const failedTool = await traceOf(toolError, 2);
+    const server = serverSpanOf(failedTool);
+    expect(server?.attributes).toMatchObject({
+      "error.type": "tool_error",
+      "atrium.tool.is_error": true,
+      "http.response.status_code": 200,
+    });
+    expect(server?.status.code).toBe(ERROR);
+    expect(server && backendSpanOf(failedTool, server)?.attributes).toMatchObject({
+      "http.response.status_code": 404,
+      "error.type": "404",
+    });
+    const [unknown] = await traceOf(rpcError, 1);
+    // An unknown tool's name never becomes a span name.
+    expect(unknown).toMatchObject({ name: "tools/call", attributes: { "rpc.response.status_code": "-32602" } });
+    expect(unknown?.attributes["gen_ai.tool.name"]).toBeUndefined();
+    expect(unknown?.status.code).toBe(ERROR);
+  });
+
+  it("stamps the request's trace and span ids on log lines written within it", async () => {
+    const traceId = randomBytes(16).toString("hex");
+    const unreachable = await stack.expose("unreachable", { plan: { backendEndpoint: "http://127.0.0.1:9/api" } });
+    const target = url.replace(stack.expositionId, unreachable.expositionId);
+    await waitFor(async () => {
+      const client = await connectModernClient(target, unreachable.apiKey ?? "").catch(() => undefined);
+      if (!client) return false;
+      try {
+        const result = await client.callTool({
+          name: "getPet",
+          arguments: { petId: 1 },
+          _meta: { traceparent: traceparent(traceId, clientSpan()) },
+        });
+        return result.isError === true;
+      } finally {
+        await client.close();
+      }
+    }, "a call to the unreachable backend");
+    const [server] = (await traceOf(traceId, 2)).filter((span) => span.kind === SERVER);
+    const lines = readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter((line) => line.includes("backend unreachable"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.some((line) => line.trace_id === traceId && line.span_id === server?.spanId)).toBe(true);
+  });
+
+  it("puts no argument value, key or token in any span", async () => {
+    const name = `Zanzibar-${randomBytes(6).toString("hex")}`;
+    const traceId = randomBytes(16).toString("hex");
+    const client = await connectModernClient(url, stack.apiKey);
+    try {
+      await client.callTool({
+        name: "createPet",
+        arguments: { body: { name } },
+        _meta: { traceparent: traceparent(traceId, clientSpan()) },
+      });
+    } finally {
+      await client.close();
+    }
+    await traceOf(traceId, 2);
+    const everything = JSON.stringify(await collector.spans(), (_key, value) =>
+      typeof value === "bigint" ? String(value) : value,
+    );
+    expect(everything).toContain("createPet");
+    for (const secret of [name, stack.apiKey, stack.token]) expect(everything).not.toContain(secret);
+  });
+});
