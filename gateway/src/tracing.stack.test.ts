@@ -9,20 +9,30 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
 import { startTracing, type Tracing } from "@atrium/contract/telemetry";
+import { expose, storeSdl } from "@atrium/control-plane/testing";
+import { testLogFile } from "@atrium/reliability/secrets";
 import { type CollectedSpan, startCollector, type TestCollector } from "@atrium/test-collector";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createHandler } from "graphql-http/lib/use/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectModernClient, type Stack, startStack, waitFor } from "./testing.ts";
+import { type GrpcPetstore, PETSTORE_PROTO, startGrpcPetstore } from "./grpc/testing.ts";
+import { connectModernClient, listenLocally, type Stack, startStack, waitFor } from "./testing.ts";
+
+// graphql-http loads graphql as Node resolves it (CommonJS): the schema must come from that copy.
+const { buildSchema } = createRequire(import.meta.url)("graphql") as typeof import("graphql");
 
 let collector: TestCollector;
 let traces: Tracing | undefined;
 let stack: Stack;
 let url: string;
 let logFile: string;
+let grpcBackend: GrpcPetstore;
+let graphqlBackend: Awaited<ReturnType<typeof listenLocally>> & { traceparents: (string | undefined)[] };
+const other = { grpc: "", graphql: "" };
 const saved = { ...process.env };
 
 beforeAll(async () => {
@@ -32,18 +42,63 @@ beforeAll(async () => {
   process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
   traces = await startTracing({ name: "atrium-gateway", version: "test" });
   stack = await startStack();
-  logFile = join(tmpdir(), `atrium-tracing-${randomBytes(4).toString("hex")}.log`);
+  // In the run dir, where the secrets scan reads it (and the collector's files) at the end of the run.
+  const inRunDir = testLogFile("gateway-traced");
+  if (!inRunDir) throw new Error("run with the root vitest config: its global setup makes the run dir");
+  logFile = inRunDir;
+  grpcBackend = await startGrpcPetstore();
+  graphqlBackend = await startGraphqlBackend();
+  const admin = stack.controlPlane.admin;
+  const grpc = await expose(admin, "pets-grpc", {
+    groupId: stack.groupId,
+    service: { kind: "grpc", openapi: { protoFiles: [{ path: "petstore/v1/pets.proto", content: PETSTORE_PROTO }] } },
+    plan: { backendEndpoint: grpcBackend.url, apiKey: true },
+  });
+  const graphql = await expose(admin, "store-graphql", {
+    groupId: stack.groupId,
+    service: { kind: "graphql", openapi: { inline: storeSdl } },
+    plan: { backendEndpoint: `${graphqlBackend.url}/graphql`, apiKey: true },
+  });
   const gateway = await stack.startGateway({ logFile, logLevel: "info" });
-  await waitFor(() => gateway.registry.byId(stack.expositionId) !== undefined, "the fixture exposition served");
+  for (const id of [stack.expositionId, grpc.expositionId, graphql.expositionId])
+    await waitFor(() => gateway.registry.byId(id) !== undefined, `exposition ${id} served`);
   url = `${gateway.url}${stack.mcpPath}`;
+  other.grpc = `${gateway.url}/mcp/${grpc.expositionId}`;
+  other.graphql = `${gateway.url}/mcp/${graphql.expositionId}`;
+  keys.grpc = grpc.apiKey ?? "";
+  keys.graphql = graphql.apiKey ?? "";
 }, 300_000);
 
 afterAll(async () => {
   await stack?.close();
+  await grpcBackend?.close();
+  await graphqlBackend?.close();
   await traces?.shutdown();
   await collector?.stop();
   process.env = saved;
 });
+
+const keys = { grpc: "", graphql: "" };
+
+/** A GraphQL store (graphql-http) recording the traceparent of each request. */
+async function startGraphqlBackend() {
+  const product = (id: string) => ({
+    id,
+    name: "Dune",
+    price: 9.5,
+    category: "BOOKS",
+    createdAt: "2024-05-01T10:00:00Z",
+    reviews: [],
+  });
+  const rootValue = { product: ({ id }: { id: string }) => product(id) };
+  const handler = createHandler({ schema: buildSchema(storeSdl), rootValue });
+  const traceparents: (string | undefined)[] = [];
+  const server = createServer((req, res) => {
+    traceparents.push(req.headers.traceparent as string | undefined);
+    handler(req, res);
+  });
+  return { ...(await listenLocally(server)), traceparents };
+}
 
 /** OTLP's span kinds and error status code. */
 const SERVER = 2;
@@ -228,5 +283,67 @@ describe("tracing through the gateway", () => {
     );
     expect(everything).toContain("createPet");
     for (const secret of [name, stack.apiKey, stack.token]) expect(everything).not.toContain(secret);
+  });
+
+  it("traces a gRPC call as an RPC client span, its context in the call's metadata", async () => {
+    const ok = randomBytes(16).toString("hex");
+    const missing = randomBytes(16).toString("hex");
+    const client = await connectModernClient(other.grpc, keys.grpc);
+    try {
+      const { tools } = await client.listTools();
+      const getPet = tools.find((tool) => tool.name.toLowerCase().includes("getpet"))?.name ?? "GetPet";
+      for (const [traceId, id] of [
+        [ok, "1"],
+        [missing, "404"],
+      ] as const)
+        await client.callTool({
+          name: getPet,
+          arguments: { id },
+          _meta: { traceparent: traceparent(traceId, clientSpan()) },
+        });
+    } finally {
+      await client.close();
+    }
+    const spans = await traceOf(ok, 2);
+    const backend = spans.find((span) => span.kind === CLIENT);
+    expect(backend).toMatchObject({
+      name: "petstore.v1.PetService/GetPet",
+      attributes: {
+        "rpc.system.name": "grpc",
+        "rpc.method": "petstore.v1.PetService/GetPet",
+        "rpc.response.status_code": "OK",
+      },
+    });
+    const metadata = grpcBackend.received.map((call) => call.metadata.traceparent);
+    expect(metadata).toContain(traceparent(ok, backend?.spanId ?? "?"));
+    const notFound = (await traceOf(missing, 2)).find((span) => span.kind === CLIENT);
+    expect(notFound?.attributes).toMatchObject({ "rpc.response.status_code": "NOT_FOUND", "error.type": "NOT_FOUND" });
+    expect(notFound?.status.code).toBe(ERROR);
+  });
+
+  it("traces a GraphQL call as an HTTP client span naming its operation", async () => {
+    const traceId = randomBytes(16).toString("hex");
+    const client = await connectModernClient(other.graphql, keys.graphql);
+    try {
+      const result = await client.callTool({
+        name: "product",
+        arguments: { id: "p1" },
+        _meta: { traceparent: traceparent(traceId, clientSpan()) },
+      });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    const backend = (await traceOf(traceId, 2)).find((span) => span.kind === CLIENT);
+    expect(backend).toMatchObject({
+      name: "POST /graphql",
+      attributes: {
+        "http.request.method": "POST",
+        "graphql.operation.type": "query",
+        "http.response.status_code": 200,
+      },
+    });
+    expect(backend?.attributes["graphql.operation.name"]).toBeTypeOf("string");
+    expect(graphqlBackend.traceparents).toContain(traceparent(traceId, backend?.spanId ?? "?"));
   });
 });

@@ -5,9 +5,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   freePorts,
@@ -98,6 +98,18 @@ function collectorConfig(ports: { grpc: number; http: number }, files: TestColle
   };
 }
 
+/**
+ * During a test run (the root vitest config's global setup sets ATRIUM_TEST_RUN_DIR, see
+ * @atrium/reliability), what the collector received joins the components' logs, so the run's
+ * secrets scan reads every span, metric and log record too.
+ */
+async function keepForSecretsScan(dir: string): Promise<void> {
+  const runDir = process.env.ATRIUM_TEST_RUN_DIR;
+  if (!runDir || !existsSync(runDir)) return;
+  const kept = join(runDir, "logs", `otelcol-${process.pid}-${basename(dir)}`);
+  await cp(dir, kept, { recursive: true, filter: (source) => !source.endsWith("config.json") });
+}
+
 /** Starts the collector and waits until its OTLP/HTTP port answers. Call `stop()` when done. */
 export async function startCollector(options: TestCollectorOptions = {}): Promise<TestCollector> {
   const log = options.log ?? (() => {});
@@ -117,6 +129,7 @@ export async function startCollector(options: TestCollectorOptions = {}): Promis
       // SIGTERM: the collector shuts its pipelines down, and the file exporters flush and close.
       await child?.stop(STOP_GRACE_MS);
       watchdog.dispose();
+      await keepForSecretsScan(dir);
       await rm(dir, { recursive: true, force: true });
       removeExitHook();
       log("otelcol: stopped");
