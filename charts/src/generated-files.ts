@@ -1,12 +1,15 @@
 /**
  * Every file the charts workspace generates, by path under charts/: each chart's values.yaml,
- * values.schema.json, README values table and shared template helpers, and the controllers
- * chart's copy of the eight CRDs. `npm run generate` writes them; generated.test.ts checks them.
+ * values.schema.json, README values table and shared template helpers, the controllers
+ * chart's copy of the eight CRDs, and the Grafana dashboard and alerting rules
+ * (charts/observability, and each chart's copy). `npm run generate` writes them; generated.test.ts checks them.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { kinds } from "@atrium/crds";
 import { z } from "zod";
+import { ruleCharts, rulesFile } from "./observability/alerts.ts";
+import { dashboard } from "./observability/dashboard.ts";
 import { type ChartDefinition, charts } from "./values/charts.ts";
 import { type JsonSchemaNode, valuesTable, valuesYaml } from "./values-docs.ts";
 
@@ -50,6 +53,14 @@ export function generatedFiles(): Map<string, string> {
       "",
     ].join("\n"),
   );
+  // Dashboard and alerts: plain files for Prometheus and Grafana, and each chart's copy for its templates.
+  const dashboardJson = `${JSON.stringify(dashboard(), null, 2)}\n`;
+  files.set("observability/atrium-dashboard.json", dashboardJson);
+  files.set("control-plane/dashboards/atrium.json", dashboardJson);
+  for (const chart of ruleCharts) {
+    files.set(`observability/rules/atrium-${chart}.rules.yaml`, rulesFile(chart));
+    files.set(`${chart}/rules/atrium.rules.yaml`, rulesFile(chart));
+  }
   for (const file of readdirSync(crdsDir).filter((name) => name.endsWith(".yaml"))) {
     files.set(`controllers/crds/${file}`, readFileSync(join(crdsDir, file), "utf8"));
   }

@@ -132,6 +132,32 @@ spec:
 {{- end }}
 {{- end -}}
 
+{{/*
+A PrometheusRule with the chart's alerts, when prometheusRule.enabled: (dict "root" $ "job" "atrium-gateway").
+rules/atrium.rules.yaml is generated from charts/src/observability; its job names are those of a
+release named atrium, and `job` (when given) is replaced by this release's Service name.
+*/}}
+{{- define "atrium.prometheusRule" -}}
+{{- $rule := .root.Values.prometheusRule -}}
+{{- if $rule.enabled }}
+{{- $rules := .root.Files.Get "rules/atrium.rules.yaml" }}
+{{- if .job }}
+{{- $rules = $rules | replace (printf "job=%q" .job) (printf "job=%q" (include "atrium.fullname" .root)) }}
+{{- end }}
+apiVersion: monitoring.coreos.com/v1
+kind: PrometheusRule
+metadata:
+  name: {{ include "atrium.fullname" .root }}
+  labels:
+    {{- include "atrium.labels" .root | nindent 4 }}
+    {{- with $rule.labels }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+spec:
+  {{- $rules | nindent 2 }}
+{{- end }}
+{{- end -}}
+
 {{/* An Ingress to a Service port: (dict "root" $ "ingress" .Values.ingress "service" name "port" n). */}}
 {{- define "atrium.ingress" -}}
 {{- if .ingress.enabled }}

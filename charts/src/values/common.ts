@@ -96,6 +96,38 @@ export const serviceMonitor = z
   .prefault({})
   .describe("Prometheus Operator ServiceMonitor for /q/metrics.");
 
+export const prometheusRule = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Create a Prometheus Operator PrometheusRule with Atrium's alerts on this component (needs its CRD; the list: docs/observability.md).",
+      ),
+    labels: stringMap("Extra labels, e.g. the one your Prometheus selects rules by (its ruleSelector)."),
+  })
+  .prefault({})
+  .describe("Prometheus Operator PrometheusRule: the alerts of charts/observability/rules.");
+
+export const grafanaDashboard = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Create a ConfigMap holding Atrium's Grafana dashboard (charts/observability/atrium-dashboard.json) for Grafana's dashboard sidecar.",
+      ),
+    labels: z
+      .record(z.string(), z.string())
+      .default({ grafana_dashboard: "1" })
+      .describe(
+        'Labels of the ConfigMap: the one Grafana\'s sidecar looks for (its default is grafana_dashboard: "1").',
+      ),
+    annotations: stringMap("Annotations of the ConfigMap, e.g. grafana_folder for the sidecar's folder."),
+  })
+  .prefault({})
+  .describe("Grafana dashboard of the gateways, tools, control plane and controllers.");
+
 export const ingress = z
   .strictObject({
     enabled: z.boolean().default(false).describe("Create an Ingress."),

@@ -9,11 +9,13 @@ import {
   chartBasics,
   extraEnv,
   extraVolumes,
+  grafanaDashboard,
   image,
   ingress,
   logLevel,
   podDisruptionBudget,
   podPlacement,
+  prometheusRule,
   resources,
   serviceMonitor,
 } from "./common.ts";
@@ -167,5 +169,7 @@ export const controlPlaneValues = z
     ingress,
     podDisruptionBudget,
     serviceMonitor,
+    prometheusRule,
+    grafanaDashboard,
   })
   .describe("Values of the control-plane chart.");

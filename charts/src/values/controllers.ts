@@ -12,6 +12,7 @@ import {
   logLevel,
   podDisruptionBudget,
   podPlacement,
+  prometheusRule,
   resources,
   serviceMonitor,
 } from "./common.ts";
@@ -109,5 +110,6 @@ export const controllersValues = z
     operator,
     admissionController,
     serviceMonitor,
+    prometheusRule,
   })
   .describe("Values of the controllers chart.");

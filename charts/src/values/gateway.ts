@@ -17,6 +17,7 @@ import {
   logLevel,
   podDisruptionBudget,
   podPlacement,
+  prometheusRule,
   resources,
   serviceMonitor,
 } from "./common.ts";
@@ -108,6 +109,7 @@ export const gatewayValues = z
     ingress,
     podDisruptionBudget,
     serviceMonitor,
+    prometheusRule,
     ...podPlacement(),
   })
   .describe("Values of the gateway chart.");
