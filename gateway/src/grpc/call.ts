@@ -9,11 +9,24 @@
  *
  * A server-streaming call collects messages until the stream ends; one message past `maxMessages`,
  * or past `maxBytes` in all, cancels it and marks the answer truncated.
+ *
+ * A unary call is made on the client's channel directly (`Channel.createCall`), as
+ * `Client.makeUnaryRequest` makes it without interceptors, and ends as that ends (OK without a
+ * message is `UNIMPLEMENTED`): it skips what the gateway never reads, above all the caller's
+ * stack grpc-js captures on every call for a failed call's error, which through the gateway's deep
+ * stack cost more than a tenth of a call's CPU (bench/gateway, issue 21).
  */
-import { type Client, Metadata } from "@grpc/grpc-js";
+import { type Client, Metadata, type StatusObject } from "@grpc/grpc-js";
 import type { BackendResponse } from "../tools/result.ts";
 import type { GrpcAnswer, GrpcRequest } from "./answer.ts";
-import { GRPC_CANCELLED, GRPC_DEADLINE_EXCEEDED, GRPC_OK, GRPC_UNAVAILABLE, httpStatusOfGrpc } from "./status.ts";
+import {
+  GRPC_CANCELLED,
+  GRPC_DEADLINE_EXCEEDED,
+  GRPC_OK,
+  GRPC_UNAVAILABLE,
+  GRPC_UNIMPLEMENTED,
+  httpStatusOfGrpc,
+} from "./status.ts";
 
 export type GrpcOutcome =
   | { kind: "response"; response: BackendResponse & { grpc: GrpcAnswer } }
@@ -55,29 +68,14 @@ export function sendGrpc(
   metadata: Metadata,
   options: Options,
 ): Promise<GrpcOutcome> {
-  const callOptions = { deadline: Date.now() + options.deadlineMs };
+  const deadline = Date.now() + options.deadlineMs;
   return new Promise((resolve) => {
     const answer = new Answer(resolve);
     if (request.streaming === "unary") {
-      const call = client.makeUnaryRequest(
-        path,
-        identity,
-        asBytes,
-        request.message,
-        metadata,
-        callOptions,
-        (error, value) => {
-          if (error) answer.end(error.code, error.details, error.metadata);
-          else {
-            if (value) answer.messages.push(value);
-            answer.end(GRPC_OK, "", undefined);
-          }
-        },
-      );
-      call.on("metadata", (headers: Metadata) => answer.began(headers));
+      unaryCall(client, path, identity(request.message), metadata, deadline, answer);
       return;
     }
-    const call = client.makeServerStreamRequest(path, identity, asBytes, request.message, metadata, callOptions);
+    const call = client.makeServerStreamRequest(path, identity, asBytes, request.message, metadata, { deadline });
     let size = 0;
     call.on("metadata", (headers: Metadata) => answer.began(headers));
     call.on("data", (message: Buffer) => {
@@ -96,6 +94,32 @@ export function sendGrpc(
       answer.end(status.code, status.details, status.metadata),
     );
   });
+}
+
+/** One unary call on `client`'s channel, its outcome told to `answer`. */
+function unaryCall(
+  client: Client,
+  path: string,
+  message: Buffer,
+  metadata: Metadata,
+  deadline: number,
+  answer: Answer,
+): void {
+  const call = client.getChannel().createCall(path, deadline, undefined, null, undefined);
+  call.start(metadata, {
+    onReceiveMetadata: (headers: Metadata) => answer.began(headers),
+    // One read: a second message is never delivered (the call then ends at its deadline).
+    onReceiveMessage: (value: Buffer) => answer.messages.push(value),
+    // As makeUnaryRequest's callback gets it: OK is the message alone, anything else an error with its trailers.
+    onReceiveStatus: (status: StatusObject) => {
+      if (status.code !== GRPC_OK) answer.end(status.code, status.details, status.metadata);
+      else if (answer.messages.length === 0) answer.end(GRPC_UNIMPLEMENTED, "No message received", status.metadata);
+      else answer.end(GRPC_OK, "", undefined);
+    },
+  });
+  call.startRead();
+  call.sendMessageWithContext({}, message);
+  call.halfClose();
 }
 
 /** A call's answer as it arrives: its response headers, its messages, then its status. */

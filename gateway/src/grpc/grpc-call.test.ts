@@ -33,6 +33,7 @@ import { GRPC_STATUS_META_KEY } from "./result.ts";
 import {
   type GrpcPetstore,
   PETSTORE_DESCRIPTOR_SET,
+  PETSTORE_SERVICE,
   petOfId,
   petstoreOperation,
   startGrpcPetstore,
@@ -179,6 +180,40 @@ describe("a unary gRPC tool", () => {
     for (let i = 0; i < 2; i++) await call("GetPet", { id: "7" }, { endpoint: `grpc://127.0.0.1:${port}`, plan });
     const refused = await call("GetPet", { id: "7" }, { endpoint: `grpc://127.0.0.1:${port}`, plan });
     expect((refused.content[0] as { text: string }).text).toMatch(/^The backend is unavailable/);
+  });
+});
+
+describe("sendGrpc, a unary call", () => {
+  // A server-streaming method called as unary: a stream of 0, 1 or 2 messages.
+  const listPetsAsUnary = (client: ReturnType<typeof createGrpcClient>, count: number, deadlineMs = 2_000) =>
+    sendGrpc(
+      client,
+      `/${PETSTORE_SERVICE}/ListPets`,
+      { streaming: "unary", message: Uint8Array.from(count === 0 ? [] : [0x08, count]), maxMessages: 100 },
+      new Metadata(),
+      { deadlineMs, maxBytes: 64 * 1024 },
+    );
+
+  it("ends as grpc-js's own client does: no message is UNIMPLEMENTED, a second one is never read", async () => {
+    const client = createGrpcClient(petstore.url, undefined, 64 * 1024);
+    try {
+      const none = await listPetsAsUnary(client, 0);
+      expect(none).toMatchObject({
+        kind: "response",
+        response: { status: 501, grpc: { code: 12, details: "No message received", messages: [] } },
+      });
+      // Only one message is read: the call waits for its deadline (makeUnaryRequest's does too).
+      expect(await listPetsAsUnary(client, 2, 300)).toEqual({ kind: "timeout", queued: false });
+      const one = await listPetsAsUnary(client, 1);
+      expect(one).toMatchObject({ kind: "response", response: { status: 200, grpc: { code: 0, details: "" } } });
+      if (one.kind !== "response") throw new Error("no response");
+      expect(one.response.grpc.messages).toHaveLength(1);
+      // The response headers are passed on; an OK call's trailers (grpc-status) are not.
+      expect(one.response.headers["content-type"]).toBe("application/grpc+proto");
+      expect(one.response.headers).not.toHaveProperty("grpc-status");
+    } finally {
+      client.close();
+    }
   });
 });
 

@@ -28,6 +28,7 @@ const codes: readonly [name: string, http: number][] = [
 export const GRPC_OK = 0;
 export const GRPC_CANCELLED = 1;
 export const GRPC_DEADLINE_EXCEEDED = 4;
+export const GRPC_UNIMPLEMENTED = 12;
 export const GRPC_UNAVAILABLE = 14;
 
 /** `NOT_FOUND` for 5; a code outside the standard ones (a server may send any number) reads `CODE_<n>`. */
