@@ -9,6 +9,7 @@
 import { type Dispatcher, request } from "undici";
 import type { z } from "zod";
 import { type ProblemDocument, problemDocument } from "./rest/problem.ts";
+import { injectActive } from "./telemetry.ts";
 
 export const API_PREFIX = "/api/v1";
 
@@ -183,6 +184,8 @@ export class RestClient {
     const { token, timeoutMs = 15_000, dispatcher, onResponse } = this.#options;
     const bearer = typeof token === "function" ? await token() : token;
     if (bearer) headers.authorization = `Bearer ${bearer}`;
+    // Within a traced operation (the operator's reconcile), the control plane continues its trace.
+    injectActive(headers);
     let body: string | undefined;
     if (call.rawBody) {
       headers["content-type"] = call.rawBody.contentType;

@@ -150,6 +150,13 @@ export type CompiledExposition = z.output<typeof compiledExposition>;
 /** Absent from control planes that predate ended sessions. */
 const endedSessions = z.array(endedSession).default([]);
 
+/**
+ * The W3C traceparent of the write that made the change (the control plane's `publish changes`
+ * span), when the control plane traces: the gateway's `apply changes` span continues it. Absent
+ * otherwise and from older control planes; older gateways ignore it (unknown fields are dropped).
+ */
+const traceparent = z.string().optional().catch(undefined);
+
 /** First event of a stream without a usable `since`: the whole set, replacing what the gateway had. */
 export const snapshotEvent = z.object({
   revision: z.number(),
@@ -163,6 +170,7 @@ export const changesEvent = z.object({
   upserts: z.array(compiledExposition),
   deletes: z.array(z.string()),
   endedSessions,
+  traceparent,
 });
 
 /**
@@ -180,4 +188,5 @@ export const changesEnvelope = z.object({
   upserts: z.array(z.unknown()),
   deletes: z.array(z.string()),
   endedSessions: z.array(z.unknown()).default([]),
+  traceparent,
 });

@@ -13,6 +13,7 @@ import {
   type Attributes,
   type Context,
   context,
+  type Link,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -23,7 +24,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 
-export { type Attributes, type Context, context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace };
+export { type Attributes, type Context, context, type Link, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace };
 
 export interface Tracing {
   readonly tracer: Tracer;
@@ -110,6 +111,31 @@ export function parentOf(tracing: Tracing, headers: IncomingHttpHeaders, meta: u
   if (typeof meta === "object" && meta !== null && typeof (meta as { traceparent?: unknown }).traceparent === "string")
     return tracing.extract(meta as Record<string, unknown>);
   return tracing.extract(headers as Record<string, unknown>);
+}
+
+/**
+ * Writes the active span's W3C context (traceparent, tracestate; never baggage) into `carrier`:
+ * for a request this process makes within a traced operation. Nothing without tracing or span.
+ */
+export function injectActive(carrier: Record<string, string>): void {
+  const traced = current;
+  const span = traced && trace.getActiveSpan();
+  if (span) traced.inject(span, carrier, { from: context.active() });
+}
+
+/** The active span's `traceparent`, to carry past the process (a stored change); undefined when none. */
+export function activeTraceparent(): string | undefined {
+  const carrier: Record<string, string> = {};
+  injectActive(carrier);
+  return carrier.traceparent;
+}
+
+/** The context a `traceparent` names (a stored or streamed one), or undefined when not tracing or malformed. */
+export function contextOfTraceparent(traceparent: string | undefined): Context | undefined {
+  const traced = current;
+  if (!traced || !traceparent) return undefined;
+  const extracted = traced.extract({ traceparent });
+  return trace.getSpanContext(extracted) ? extracted : undefined;
 }
 
 /** `trace_id` and `span_id` of the active span, for every log line written within it (pino's `mixin`). */

@@ -3,11 +3,17 @@
  * stops accepting requests, finishes those in flight and closes the database.
  */
 import { startedOrExit, stopOnSignal } from "@atrium/contract/process-lifecycle";
+import { startTracing } from "@atrium/contract/telemetry";
 import { startControlPlane, VERSION } from "./app.ts";
 import { configFromEnv } from "./config.ts";
 import { serializeError } from "./log-hygiene.ts";
 
 const config = configFromEnv();
+// Before the server is built: its hooks and the database's wrappers exist only with tracing on.
+const traces = await startedOrExit(
+  "atrium control plane",
+  startTracing({ name: "atrium-control-plane", version: VERSION }),
+);
 // The message only: a failed query's parameters (password hashes among them) stay out.
 const controlPlane = await startedOrExit(
   "atrium control plane",
@@ -40,4 +46,6 @@ stopOnSignal(async (signal) => {
     log.error({ err: error }, "shutdown failed");
     throw error;
   });
+  // The spans still buffered go out before the process ends.
+  await traces?.shutdown();
 });

@@ -8,6 +8,7 @@
 
 import { capConnectionsPerAddress, closeUnusedOnShutdown, slowClientOptions } from "@atrium/contract/listener";
 import { attachManagementListener } from "@atrium/contract/management";
+import { traceLogOptions } from "@atrium/contract/telemetry";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { jsonSchemaTransform, serializerCompiler } from "fastify-type-provider-zod";
@@ -21,6 +22,7 @@ import { serializeError, serializeRequest, withoutQuery, withoutServerPaths } fr
 import { buildManagementServer } from "./management.ts";
 import { countRequests } from "./metrics-http.ts";
 import { withProblemAnswers } from "./openapi-problems.ts";
+import { traceRequests } from "./request-tracing.ts";
 import { validatorCompiler } from "./request-validation.ts";
 import { apiTokenRoutes } from "./routes/api-tokens.ts";
 import { configurationPlanRoutes } from "./routes/configuration-plans.ts";
@@ -60,6 +62,8 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
       // Credentials, query strings and query parameters never reach the log (log-hygiene.ts).
       redact: ["req.headers.authorization", 'req.headers["x-atrium-key"]', "req.headers.cookie"],
       serializers: { err: serializeError, req: serializeRequest },
+      // With tracing on, each line names the request's trace_id and span_id.
+      ...traceLogOptions(),
     },
     bodyLimit: context.config.bodyLimitBytes,
     return503OnClosing: true,
@@ -70,6 +74,8 @@ export async function buildServer(context: AppContext): Promise<FastifyInstance>
     // Slow clients: a request whose headers or body never finish is closed (listener.ts).
     ...slowClientOptions(context.config),
   });
+  // First: every later hook (authentication's database calls among them) runs in the request's span.
+  traceRequests(app);
   capConnectionsPerAddress(app.server, context.config.maxConnectionsPerAddress);
   closeUnusedOnShutdown(app);
   countRequests(app, context.metrics);

@@ -14,6 +14,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema.ts";
+import { traceDatabasePool, traceEmbeddedDatabase } from "./traced-queries.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -40,6 +41,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   const client = await PGlite.create(dataDir ? { dataDir } : {});
   // Files made before this start (or by an older version) are made private too.
   if (dataDir) chmodTree(dataDir);
+  traceEmbeddedDatabase(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: "pglite",
@@ -94,6 +96,7 @@ async function openPostgres(url: string): Promise<Database> {
   // connection as an 'error' on it, fatal without a listener. The request fails (503), and the
   // pool drops the client when it is released.
   pool.on("connect", (client) => client.on("error", () => {}));
+  traceDatabasePool(pool);
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   const listeners = new Set<pg.Client>();
   let closed = false;

@@ -254,6 +254,8 @@ export const changes = pgTable(
     deleted: boolean("deleted").notNull().default(false),
     /** Expositions whose compiled form this change may alter, computed when it is written. */
     expositionIds: jsonb("exposition_ids").$type<string[]>().notNull().default([]),
+    /** The W3C traceparent of the write that made the change (tracing on), passed on in the stream. */
+    traceparent: text("traceparent"),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.organizationId, t.revision)],

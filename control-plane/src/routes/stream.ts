@@ -132,7 +132,12 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
         revision = batch.revision;
         if (!upserts.length && !deletes.length && !endedSessions.length) return false;
         if (!(await stillValid())) return false;
-        const fields = { revision, deletes, endedSessions } satisfies Omit<z.input<typeof changesEvent>, "upserts">;
+        const fields = {
+          revision,
+          deletes,
+          endedSessions,
+          ...(batch.traceparent ? { traceparent: batch.traceparent } : {}),
+        } satisfies Omit<z.input<typeof changesEvent>, "upserts">;
         send("changes", revision, withExpositions(fields, "upserts", upserts));
         return true;
       };

@@ -1,8 +1,10 @@
 /**
  * Records a change in the outbox, in the writer's transaction: the row's revision orders it,
  * its exposition ids say which compiled Expositions to rebuild, and a NOTIFY wakes the change
- * hubs of every replica once the transaction commits.
+ * hubs of every replica once the transaction commits. With tracing on, the row keeps the
+ * traceparent of its `record change` span, so the stream carries the writer's trace on.
  */
+import { activeTraceparent, inSpan } from "@atrium/contract/telemetry";
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { changes, configurationPlans, expositions, serviceArtifacts } from "../db/schema.ts";
@@ -33,16 +35,25 @@ export async function recordChange(
   recordId: string,
   options: { deleted?: boolean } = {},
 ): Promise<number> {
-  // Writers of changes take turns until commit, so revisions become visible in order and a
-  // hub reading "revision > last seen" can never skip one that commits late.
-  await tx.execute(sql`select pg_advisory_xact_lock(${CHANGES_LOCK_KEY})`);
-  const expositionIds = await affectedExpositions(tx, organizationId, kind, recordId);
-  const [change] = await tx
-    .insert(changes)
-    .values({ organizationId, kind, recordId, deleted: options.deleted ?? false, expositionIds })
-    .returning({ revision: changes.revision });
-  await tx.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${organizationId})`);
-  return Number(change?.revision);
+  const attributes = { "atrium.change.kind": kind, "atrium.organization.id": organizationId };
+  return inSpan(`record change ${kind}`, { attributes }, async (span) => {
+    // Writers of changes take turns until commit, so revisions become visible in order and a
+    // hub reading "revision > last seen" can never skip one that commits late.
+    await tx.execute(sql`select pg_advisory_xact_lock(${CHANGES_LOCK_KEY})`);
+    const expositionIds = await affectedExpositions(tx, organizationId, kind, recordId);
+    // The stream's messages continue this span's trace, on whichever replica publishes them.
+    const traceparent = activeTraceparent();
+    const [change] = await tx
+      .insert(changes)
+      .values({ organizationId, kind, recordId, deleted: options.deleted ?? false, expositionIds, traceparent })
+      .returning({ revision: changes.revision });
+    await tx.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${organizationId})`);
+    span?.setAttributes({
+      "atrium.change.revision": Number(change?.revision),
+      "atrium.expositions": expositionIds.length,
+    });
+    return Number(change?.revision);
+  });
 }
 
 async function affectedExpositions(

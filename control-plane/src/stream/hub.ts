@@ -2,7 +2,8 @@
  * One per control-plane replica: reads new outbox rows when PostgreSQL NOTIFYs (from any
  * replica) or at the latest every `pollMs`, and hands each organization's streams the
  * revision, the Expositions it touched and the sessions ended. Reads are shared by the
- * streams of a batch.
+ * streams of a batch. With tracing on, handing a batch to the streams is a `publish changes`
+ * span continuing the writes' traces (stream/publish-span.ts).
  */
 import { and, asc, eq, gt, lt, max, min } from "drizzle-orm";
 import { coalesced } from "../coalesced.ts";
@@ -12,17 +13,20 @@ import type { SecretCipher } from "../secrets/cipher.ts";
 import { CHANGES_CHANNEL } from "./changes.ts";
 import { type CompiledEntry, compileExpositions } from "./compile.ts";
 import { deleteExpiredEndedSessions, type EndedSessionEntry, readEndedSessions } from "./ended-sessions.ts";
+import { publishing } from "./publish-span.ts";
 
 export interface ChangeBatch {
   revision: number;
   expositionIds: string[];
+  /** The W3C context the stream's message carries (tracing on): the publish span's, or the last write's. */
+  traceparent?: string;
   /** The compiled forms of `expositionIds` that still exist; computed once for all streams. */
   compiled(): Promise<Map<string, CompiledEntry>>;
   /** The unexpired sessions ended by the batch's changes; computed once for all streams. */
   endedSessions(): Promise<EndedSessionEntry[]>;
 }
 
-type ChangeRow = Pick<typeof changes.$inferSelect, "revision" | "kind" | "expositionIds">;
+type ChangeRow = Pick<typeof changes.$inferSelect, "revision" | "kind" | "expositionIds" | "traceparent">;
 
 type Subscriber = (batch: ChangeBatch) => void;
 
@@ -93,7 +97,12 @@ export class ChangeHub {
   /** Everything an organization's changes after `revision` touched, as one batch. */
   async touchedSince(organizationId: string, revision: number): Promise<ChangeBatch> {
     const rows = await this.database.db
-      .select({ revision: changes.revision, kind: changes.kind, expositionIds: changes.expositionIds })
+      .select({
+        revision: changes.revision,
+        kind: changes.kind,
+        expositionIds: changes.expositionIds,
+        traceparent: changes.traceparent,
+      })
       .from(changes)
       .where(and(eq(changes.organizationId, organizationId), gt(changes.revision, revision)))
       .orderBy(asc(changes.revision));
@@ -119,6 +128,7 @@ export class ChangeHub {
     return {
       revision,
       expositionIds,
+      traceparent: rows.findLast((row) => row.traceparent)?.traceparent ?? undefined,
       compiled: () =>
         (compiled ??= compileExpositions(db, this.cipher, organizationId, expositionIds, (id, reason) =>
           this.onError(new Error(`Exposition ${id} is not sent to gateways: ${reason}`)),
@@ -151,7 +161,10 @@ export class ChangeHub {
       const subscribers = this.subscribers.get(organizationId);
       if (!subscribers?.size) continue;
       const batch = this.batchOf(organizationId, ofOrganization);
-      for (const subscriber of subscribers) subscriber(batch);
+      publishing(organizationId, ofOrganization, subscribers.size, (traceparent) => {
+        if (traceparent) batch.traceparent = traceparent;
+        for (const subscriber of subscribers) subscriber(batch);
+      });
     }
   }
 }
