@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { changesEnvelope, type EndedSession, endedSession, snapshotEnvelope } from "@atrium/contract";
+import { inApplySpan } from "./apply-span.ts";
 import { ConfigurationCache } from "./cache.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { SessionSigner } from "./mcp/sessions.ts";
@@ -76,7 +77,8 @@ export class SyncedConfiguration {
    */
   apply(event: string | undefined, data: string): boolean {
     if (event === "snapshot" || event === "changes") {
-      this.applyMessage(event, JSON.parse(data));
+      const message: unknown = JSON.parse(data);
+      inApplySpan(message, () => this.applyMessage(event, message));
     } else if (event === "resumed") {
       const resumed = (JSON.parse(data) as { revision?: unknown }).revision;
       if (typeof resumed !== "number") throw new Error("a resumed event without a revision");
