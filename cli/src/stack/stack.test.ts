@@ -1,7 +1,8 @@
 /**
  * The README quickstart, end to end, as a newcomer runs it: `atrium run --demo --ui` starts the
  * stack in the background and prints an endpoint, a key and the web UI's address; an official MCP client calls a
- * tool with them; `status`, a refused second `run`, `stop`, and a restart that kept the data.
+ * tool with them; `status`, a refused second `run`, `stop`, and a restart that kept the data. The shell
+ * has an OTLP endpoint set (a real collector): `run` says so and the stack's gateway exports its spans there.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -10,14 +11,18 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "@atrium/control-plane/testing";
 import { appendToLog, keepLogs } from "@atrium/reliability/secrets";
+import { startCollector } from "@atrium/test-collector";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const main = join(import.meta.dirname, "..", "main.ts");
 const root = mkdtempSync(join(tmpdir(), "atrium-stack-"));
+const collector = await startCollector();
 const env = {
   ...process.env,
+  OTEL_EXPORTER_OTLP_ENDPOINT: collector.otlpHttpEndpoint,
+  OTEL_BSP_SCHEDULE_DELAY: "100",
   ATRIUM_STACK_DIR: join(root, "stack"),
   ATRIUM_CONFIG_DIR: join(root, "config"),
   NO_COLOR: "1",
@@ -55,6 +60,7 @@ async function atrium(...args: string[]) {
 
 afterAll(async () => {
   await atrium("stop");
+  await collector.stop();
   keepLogs("cli-stack", join(root, "stack", "logs"));
   rmSync(root, { recursive: true, force: true });
 });
@@ -106,6 +112,15 @@ describe("atrium run --demo (the quickstart)", () => {
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.structuredContent)).toContain("Rex");
     await client.close();
+
+    // Traces: the stack's processes read the shell's OTEL_* variables.
+    expect(started.stdout).toContain(`Traces:        exported over OTLP to ${collector.otlpHttpEndpoint}`);
+    const spans = await collector.waitForSpans((found) => found.some((span) => span.name === "tools/call listPets"));
+    const call = spans.find((span) => span.name === "tools/call listPets");
+    expect(call?.resource["service.name"]).toBe("atrium-gateway");
+    expect(
+      spans.some((span) => span.parentSpanId === call?.spanId && span.attributes["http.request.method"] === "GET"),
+    ).toBe(true);
 
     // The demo plan has audit on: its gateway writes the events to a 0600 file in the stack's folder.
     const auditLog = join(root, "stack", "logs", "gateway-audit.jsonl");
