@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { startTracing, type Tracing } from "@atrium/contract/telemetry";
-import { type CollectedSpan, startCollector, type TestCollector } from "@atrium/test-collector";
+import { spanNamed, startCollector, type TestCollector } from "@atrium/test-collector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
 import { type Stack, startStack, waitFor } from "./testing.ts";
@@ -58,11 +58,7 @@ describe("a change's trace", () => {
       20_000,
     );
     const spans = all.filter((span) => span.traceId === traceId);
-    const named = (name: string): CollectedSpan => {
-      const span = spans.find((each) => each.name === name);
-      if (!span) throw new Error(`no span ${name} in ${spans.map((each) => each.name).join(", ")}`);
-      return span;
-    };
+    const named = (name: string) => spanNamed(spans, name);
     const server = named("PUT /api/v1/expositions/:id");
     const change = named("record change Exposition");
     const publish = named("publish changes");

@@ -2,6 +2,7 @@
  * The operator's small HTTP server: liveness, readiness (caches synced; a standby replica is
  * ready too: it takes over when the leader goes) and Prometheus metrics.
  */
+import { traceLogOptions } from "@atrium/contract/telemetry";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { OperatorMetrics } from "./metrics.ts";
 
@@ -17,7 +18,10 @@ export function buildHealthServer(options: {
   metrics: OperatorMetrics;
   state: HealthState;
 }) {
-  const app: FastifyInstance = Fastify({ logger: { level: options.logLevel, file: options.logFile } });
+  // With tracing on, the log lines of a reconcile carry its trace_id and span_id.
+  const app: FastifyInstance = Fastify({
+    logger: { level: options.logLevel, file: options.logFile, ...traceLogOptions() },
+  });
   app.get("/q/health/live", async () => ({ status: "UP" }));
   app.get("/q/health/ready", async (_request, reply) => {
     const synced = options.state.synced();

@@ -2,11 +2,17 @@
  * `node operator/src/main.ts`: runs the operator until SIGTERM / SIGINT, then finishes the
  * reconciles in flight, hands the leader Lease back and exits.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { settingsOrExit, startedOrExit, stopOnSignal } from "@atrium/contract/process-lifecycle";
+import { startTracing } from "@atrium/contract/telemetry";
 import { configFromEnv } from "./config.ts";
 import { startOperator } from "./operator.ts";
 
 const config = settingsOrExit("atrium operator", configFromEnv);
+const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8"));
+// Before the operator starts: reconciles are traced only when an OTLP endpoint is set.
+const traces = await startedOrExit("atrium operator", startTracing({ name: "atrium-operator", version }));
 const operator = await startedOrExit("atrium operator", startOperator(config, { processMetrics: true }));
 console.error(
   JSON.stringify({
@@ -18,4 +24,7 @@ console.error(
   }),
 );
 
-stopOnSignal(() => operator.stop());
+stopOnSignal(async () => {
+  await operator.stop();
+  await traces?.shutdown();
+});

@@ -24,6 +24,7 @@ import { OperatorMetrics } from "./metrics.ts";
 import type { ReconcileContext } from "./reconcile/context.ts";
 import { dependentKeys, referencesOf } from "./reconcile/dependencies.ts";
 import { reconcile } from "./reconcile/reconciler.ts";
+import { inReconcileSpan } from "./reconcile/span.ts";
 import { tokenSource } from "./token.ts";
 import { WorkQueue } from "./work-queue.ts";
 
@@ -140,27 +141,31 @@ export async function startOperator(config: OperatorConfig, options: OperatorOpt
     ctx.secretRecords.clear();
   };
 
-  const processKey = async (key: string) => {
-    if (!leading) return;
-    const kind = key.slice(0, key.indexOf("/"));
-    const stopTimer = metrics.reconcileDuration.startTimer({ kind });
-    reconcileCount++;
-    try {
-      const report = await reconcile(ctx, key);
-      metrics.reconciles.inc({ kind, result: report.result });
-      if (report.retry && leading) queue.addRateLimited(key);
-      else queue.forget(key);
-    } catch (error) {
-      // Kubernetes writes (status, finalizer) and anything unexpected: retried, with no status to report it in.
-      metrics.reconciles.inc({ kind, result: "error" });
-      if (leading) {
-        const retryInMs = queue.addRateLimited(key);
-        log.warn({ key, error: describeError(error), retryInMs }, "reconcile failed");
+  // With tracing on, a span per reconcile: its control-plane calls carry its context (reconcile/span.ts).
+  const processKey = (key: string) =>
+    inReconcileSpan(key, async (span) => {
+      if (!leading) return;
+      const kind = key.slice(0, key.indexOf("/"));
+      const stopTimer = metrics.reconcileDuration.startTimer({ kind });
+      reconcileCount++;
+      try {
+        const report = await reconcile(ctx, key);
+        metrics.reconciles.inc({ kind, result: report.result });
+        span.result(report.result);
+        if (report.retry && leading) queue.addRateLimited(key);
+        else queue.forget(key);
+      } catch (error) {
+        // Kubernetes writes (status, finalizer) and anything unexpected: retried, with no status to report it in.
+        metrics.reconciles.inc({ kind, result: "error" });
+        span.result("error");
+        if (leading) {
+          const retryInMs = queue.addRateLimited(key);
+          log.warn({ key, error: describeError(error), retryInMs }, "reconcile failed");
+        }
+      } finally {
+        stopTimer();
       }
-    } finally {
-      stopTimer();
-    }
-  };
+    });
   const workers = Array.from({ length: config.concurrency }, async () => {
     for (;;) {
       const key = await queue.get();

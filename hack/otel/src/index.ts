@@ -3,4 +3,4 @@
  * the file exporter's OTLP/JSON lines out), and its spans read back from that file.
  */
 export { startCollector, type TestCollector, type TestCollectorOptions } from "./collector.ts";
-export type { AttributeValue, CollectedSpan } from "./spans.ts";
+export { type AttributeValue, type CollectedSpan, spanNamed } from "./spans.ts";

@@ -129,3 +129,10 @@ function anyValue(value: OtlpAnyValue | undefined): AttributeValue {
   if (value.kvlistValue !== undefined) return attributes(value.kvlistValue.values);
   return null;
 }
+
+/** The first span named `name`; throws naming the spans there are, so a failed test says what arrived. */
+export function spanNamed(spans: CollectedSpan[], name: string): CollectedSpan {
+  const span = spans.find((each) => each.name === name);
+  if (!span) throw new Error(`no span ${name} among: ${spans.map((each) => each.name).join(", ")}`);
+  return span;
+}
