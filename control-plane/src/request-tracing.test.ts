@@ -4,9 +4,11 @@
  * and on a real PostgreSQL: a REST request is one server span continuing the caller's
  * traceparent, named after its route template; the database calls it makes are client spans
  * under it, and the change it records is a `record change` span; no span carries a body value,
- * a query string's value, a password or a token.
+ * a query string's value, a password or a token; a request its client leaves before the answer
+ * ends as aborted.
  */
 import { randomBytes } from "node:crypto";
+import { connect } from "node:net";
 import { startTracing, type Tracing } from "@atrium/contract/telemetry";
 import { type CollectedSpan, startCollector, type TestCollector } from "@atrium/test-collector";
 import { request } from "undici";
@@ -134,6 +136,24 @@ describe.each(DATABASE_KINDS)("the control plane's spans on %s", (kind) => {
     // Never a value: not the secret, not the query string, not the token, not the admin's password.
     const text = JSON.stringify(spans, (_key, value) => (typeof value === "bigint" ? String(value) : value));
     for (const secret of [secretValue, "query-value", token, TEST_ADMIN.password]) expect(text).not.toContain(secret);
+  });
+
+  it("ends the span of a request whose client went away before the answer as aborted", async () => {
+    const traceId = randomBytes(16).toString("hex");
+    const { port } = new URL(controlPlane.url);
+    // Headers promise a body that never comes; the client then goes away.
+    const socket = connect(Number(port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(
+      `POST /api/v1/login HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+        `content-length: 100\r\ntraceparent: 00-${traceId}-${randomBytes(8).toString("hex")}-01\r\n\r\n{"user`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    const [span] = await traceOf(traceId, (found) => found.length > 0);
+    expect(span?.name).toBe("POST /api/v1/login");
+    expect(span?.attributes["error.type"]).toBe("aborted");
+    expect(span?.status.code).toBe(2);
   });
 
   it("makes no span for database calls outside a traced operation", async () => {

@@ -1,7 +1,7 @@
 /**
  * A server span per REST request, when tracing is on (contract/telemetry): named
  * `{method} {route template}` (HTTP semantic conventions), continuing the caller's `traceparent`
- * (the operator's, the CLI's), with the route, the status and the organization once the request
+ * (the operator's, or any client's), with the route, the status and the organization once the request
  * is authenticated. Never the URL's values, its query string, a header or a body. The request's
  * handlers run within the span, so its database calls and the change it commits are its children.
  * Without tracing no hook is registered.
@@ -18,40 +18,30 @@ import {
 } from "@atrium/contract/telemetry";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-const spans = new WeakMap<FastifyRequest, { span: Span; active: Context }>();
+/** The context of each request in flight: its span active. */
+const spans = new WeakMap<FastifyRequest, Context>();
 
 export function traceRequests(app: FastifyInstance): void {
   const traced = tracing();
   if (!traced) return;
   // Callback hooks: the rest of the request's hooks and its handler run inside `context.with`.
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const span = startRequestSpan(traced, request);
     const active = trace.setSpan(context.active(), span);
-    spans.set(request, { span, active });
+    spans.set(request, active);
+    // 'close' comes after the answer, or when the client went away (a change stream ends so too).
+    reply.raw.once("close", () => {
+      spans.delete(request);
+      if (reply.raw.headersSent) endRequestSpan(span, request, reply.raw.statusCode);
+      else endWithError(span, "aborted", organizationOf(request));
+    });
     context.with(active, done);
   });
   // The body is read on the socket's events, outside the span's context: enter it again after.
   app.addHook("preValidation", (request, _reply, done) => {
-    const entry = spans.get(request);
-    if (entry) context.with(entry.active, done);
+    const active = spans.get(request);
+    if (active) context.with(active, done);
     else done();
-  });
-  app.addHook("onResponse", (request, reply, done) => {
-    const entry = spans.get(request);
-    if (entry) {
-      spans.delete(request);
-      endRequestSpan(entry.span, request, reply.statusCode);
-    }
-    done();
-  });
-  // A client gone before the answer: the span ends all the same.
-  app.addHook("onRequestAbort", (request, done) => {
-    const entry = spans.get(request);
-    if (entry) {
-      spans.delete(request);
-      endWithError(entry.span, "aborted", organizationOf(request));
-    }
-    done();
   });
 }
 

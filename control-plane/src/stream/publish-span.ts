@@ -19,7 +19,7 @@ export function publishing(
   publish: (traceparent: string | undefined) => void,
 ): void {
   const traced = tracing();
-  const contexts = rows.flatMap((row) => contextOfTraceparent(row.traceparent ?? undefined) ?? []);
+  const contexts = traced ? rows.flatMap((row) => contextOfTraceparent(row.traceparent ?? undefined) ?? []) : [];
   const parent = contexts.pop();
   if (!traced || !parent) {
     publish(undefined);
