@@ -126,10 +126,12 @@ describe("package boundaries", () => {
     expect(DATABASE_CODE.filter((name) => closure.has(name))).toEqual(DATABASE_CODE.slice(1));
   });
 
-  it("the contract needs only the CRD schemas, Zod and undici (its REST client)", async () => {
+  it("the contract needs only the CRD schemas, Zod, undici (its REST client) and the OpenTelemetry API", async () => {
     const closure = await productionClosure("@atrium/contract");
     const crds = await productionClosure("@atrium/crds");
-    expect([...closure].sort()).toEqual([...new Set(["@atrium/crds", "undici", "zod", ...crds])].sort());
+    // The API and core's W3C propagators (with the conventions core needs): the servers bring the SDK (telemetry.ts).
+    const telemetry = ["@opentelemetry/api", "@opentelemetry/core", "@opentelemetry/semantic-conventions"];
+    expect([...closure].sort()).toEqual([...new Set(["@atrium/crds", "undici", "zod", ...telemetry, ...crds])].sort());
   });
 
   it.each(shippedPackages())("%s imports at run time only its production dependencies", (workspace) => {

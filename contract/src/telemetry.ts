@@ -50,19 +50,34 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
 }
 
 /**
+ * What `startTracing` needs of `@opentelemetry/sdk-node`. The servers pass a function importing
+ * that package: the SDK is their dependency, not the contract's,
+ * which the CLI and the webhook also ship with.
+ */
+export interface NodeSdkModule {
+  NodeSDK: new (config: {
+    serviceName?: string;
+    instrumentations?: never[];
+  }) => { start(): void; shutdown(): Promise<void> };
+}
+
+/**
  * Starts the SDK when the environment asks for traces (once per process; later calls return the
  * same). `service` names the process unless `OTEL_SERVICE_NAME` or `OTEL_RESOURCE_ATTRIBUTES`
  * does. Traces only: metrics stay on the Prometheus endpoints and logs on standard output,
  * unless `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` say otherwise.
  */
-export async function startTracing(service: { name: string; version: string }): Promise<Tracing | undefined> {
+export async function startTracing(
+  service: { name: string; version: string },
+  loadSdk: () => Promise<NodeSdkModule>,
+): Promise<Tracing | undefined> {
   // The SDK and its exporters read process.env themselves.
   const env = process.env;
   if (current || !tracingRequested(env)) return current;
   env.OTEL_METRICS_EXPORTER ??= "none";
   env.OTEL_LOGS_EXPORTER ??= "none";
   const [{ NodeSDK }, { W3CTraceContextPropagator, W3CBaggagePropagator }] = await Promise.all([
-    import("@opentelemetry/sdk-node"),
+    loadSdk(),
     import("@opentelemetry/core"),
   ]);
   const named = env.OTEL_SERVICE_NAME || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? "");

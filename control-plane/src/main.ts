@@ -12,7 +12,7 @@ const config = configFromEnv();
 // Before the server is built: its hooks and the database's wrappers exist only with tracing on.
 const traces = await startedOrExit(
   "atrium control plane",
-  startTracing({ name: "atrium-control-plane", version: VERSION }),
+  startTracing({ name: "atrium-control-plane", version: VERSION }, () => import("@opentelemetry/sdk-node")),
 );
 // The message only: a failed query's parameters (password hashes among them) stay out.
 const controlPlane = await startedOrExit(

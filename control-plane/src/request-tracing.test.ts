@@ -30,7 +30,10 @@ beforeAll(async () => {
   collector = await startCollector();
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
   process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
-  traces = await startTracing({ name: "atrium-control-plane", version: "test" });
+  traces = await startTracing(
+    { name: "atrium-control-plane", version: "test" },
+    () => import("@opentelemetry/sdk-node"),
+  );
 }, 300_000);
 
 afterAll(async () => {

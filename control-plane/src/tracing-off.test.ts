@@ -25,7 +25,7 @@ beforeAll(async () => {
   delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   // What main.ts does first.
-  await startTracing({ name: "atrium-control-plane", version: "test" });
+  await startTracing({ name: "atrium-control-plane", version: "test" }, () => import("@opentelemetry/sdk-node"));
   controlPlane = await startTestControlPlane("pglite");
 });
 afterAll(async () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   collector = await startCollector();
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
   process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
-  traces = await startTracing({ name: "atrium-test", version: "test" });
+  traces = await startTracing({ name: "atrium-test", version: "test" }, () => import("@opentelemetry/sdk-node"));
   stack = await startStack();
   gateway = await stack.startGateway();
   await waitFor(() => gateway.registry.byId(stack.expositionId) !== undefined, "the Exposition served");

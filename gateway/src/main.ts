@@ -9,7 +9,10 @@ import { startGateway, VERSION } from "./gateway.ts";
 
 const config = settingsOrExit("atrium gateway", configFromEnv);
 // Before the servers are built: they wrap their routes in spans only when tracing is on.
-const traces = await startedOrExit("atrium gateway", startTracing({ name: "atrium-gateway", version: VERSION }));
+const traces = await startedOrExit(
+  "atrium gateway",
+  startTracing({ name: "atrium-gateway", version: VERSION }, () => import("@opentelemetry/sdk-node")),
+);
 const gateway = await startedOrExit("atrium gateway", startGateway(config));
 gateway.app.log.info({ url: gateway.url, id: config.id, controlPlane: config.controlPlaneUrl }, "gateway listening");
 

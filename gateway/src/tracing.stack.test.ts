@@ -40,7 +40,7 @@ beforeAll(async () => {
   // What an operator sets; the SDK reads it from the environment, as in production.
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
   process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
-  traces = await startTracing({ name: "atrium-gateway", version: "test" });
+  traces = await startTracing({ name: "atrium-gateway", version: "test" }, () => import("@opentelemetry/sdk-node"));
   stack = await startStack();
   // In the run dir, where the secrets scan reads it (and the collector's files) at the end of the run.
   const inRunDir = testLogFile("gateway-traced");

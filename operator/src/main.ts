@@ -12,7 +12,10 @@ import { startOperator } from "./operator.ts";
 const config = settingsOrExit("atrium operator", configFromEnv);
 const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8"));
 // Before the operator starts: reconciles are traced only when an OTLP endpoint is set.
-const traces = await startedOrExit("atrium operator", startTracing({ name: "atrium-operator", version }));
+const traces = await startedOrExit(
+  "atrium operator",
+  startTracing({ name: "atrium-operator", version }, () => import("@opentelemetry/sdk-node")),
+);
 const operator = await startedOrExit("atrium operator", startOperator(config, { processMetrics: true }));
 console.error(
   JSON.stringify({

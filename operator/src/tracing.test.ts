@@ -33,7 +33,7 @@ beforeAll(async () => {
   collector = await startCollector();
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
   process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
-  traces = await startTracing({ name: "atrium-operator", version: "test" });
+  traces = await startTracing({ name: "atrium-operator", version: "test" }, () => import("@opentelemetry/sdk-node"));
   harness = await startOperatorHarness("traced");
   cacheDir = await mkdtemp(join(tmpdir(), "atrium-traced-gateway-"));
   gateway = await startGatewayProcess();
