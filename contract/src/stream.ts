@@ -157,6 +157,13 @@ const endedSessions = z.array(endedSession).default([]);
  */
 const traceparent = z.string().optional().catch(undefined);
 
+/**
+ * When the control plane recorded the oldest change of a live message (ms since the epoch, the
+ * writing transaction's time in the database): the gateway observes its change lag from it.
+ * Absent from messages a resuming stream catches up with, and from older control planes.
+ */
+const committedAt = z.number().optional().catch(undefined);
+
 /** First event of a stream without a usable `since`: the whole set, replacing what the gateway had. */
 export const snapshotEvent = z.object({
   revision: z.number(),
@@ -171,6 +178,7 @@ export const changesEvent = z.object({
   deletes: z.array(z.string()),
   endedSessions,
   traceparent,
+  committedAt,
 });
 
 /**
@@ -189,4 +197,5 @@ export const changesEnvelope = z.object({
   deletes: z.array(z.string()),
   endedSessions: z.array(z.unknown()).default([]),
   traceparent,
+  committedAt,
 });

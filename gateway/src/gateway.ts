@@ -74,8 +74,10 @@ export async function startGateway(
   if (!config.sessionKey) {
     app.log.warn("ATRIUM_GATEWAY_SESSION_KEY is not set: 2025-era sessions only work on this replica");
   }
-  sync = new ControlPlaneSync(config, registry, sessions, app.log, VERSION);
-  metrics.collectors.push(syncMetrics(sync, registry), circuitMetrics(backends.breakers, registry));
+  sync = new ControlPlaneSync(config, registry, sessions, app.log, VERSION, (committedAt) =>
+    metrics.changeApplied(committedAt),
+  );
+  metrics.collected.push(...syncMetrics(sync, registry), circuitMetrics(backends.breakers, registry));
   const address = await app.listen({ host: config.host, port: config.port });
   sync.start();
   return {

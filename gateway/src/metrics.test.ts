@@ -113,3 +113,54 @@ describe("label values come from closed sets", () => {
     expect(text.length).toBeLessThan(baseline * 2.2);
   });
 });
+
+describe("tool calls, auth decisions and change lag", () => {
+  it("counts each answered tool call by outcome, times it whole, and adds its result bytes", () => {
+    const metrics = new GatewayMetrics();
+    metrics.toolCallAnswered("expo-1", "getPet", "ok", 0.02, 120);
+    metrics.toolCallAnswered("expo-1", "getPet", "tool_error", 0.03, 30);
+    metrics.toolCallAnswered("expo-1", "getPet", "limited", 0.0001, 0);
+    const found = samples(metrics.render());
+    expect(found.get("atrium_tool_calls_total{exposition=expo-1,outcome=ok,tool=getPet}")).toBe(1);
+    expect(found.get("atrium_tool_calls_total{exposition=expo-1,outcome=tool_error,tool=getPet}")).toBe(1);
+    expect(found.get("atrium_tool_calls_total{exposition=expo-1,outcome=limited,tool=getPet}")).toBe(1);
+    expect(found.get("atrium_tool_call_duration_seconds_count{exposition=expo-1,tool=getPet}")).toBe(3);
+    expect(found.get("atrium_tool_call_duration_seconds_sum{exposition=expo-1,tool=getPet}")).toBeCloseTo(0.0501);
+    expect(found.get("atrium_tool_result_bytes_total{exposition=expo-1,tool=getPet}")).toBe(150);
+  });
+
+  it("times the backend only when it was called; the response is counted either way", () => {
+    const metrics = new GatewayMetrics();
+    metrics.toolCall("expo-1", "getPet", "invalid", undefined);
+    metrics.toolCall("expo-1", "getPet", 200, 0.005);
+    const found = samples(metrics.render());
+    expect(found.get("atrium_backend_responses_total{exposition=expo-1,outcome=invalid,tool=getPet}")).toBe(1);
+    expect(found.get("atrium_backend_duration_seconds_count{exposition=expo-1,tool=getPet}")).toBe(1);
+  });
+
+  it("counts auth decisions: allowed with reason none, refused with the refusal's reason", () => {
+    const metrics = new GatewayMetrics();
+    metrics.authDecision("expo-1", "apiKey");
+    metrics.authDecision("expo-1", "apiKey", "invalid_api_key");
+    metrics.authDecision("expo-2", "oauth", "missing_scope");
+    const found = samples(metrics.render());
+    expect(found.get("atrium_auth_decisions_total{exposition=expo-1,mode=apiKey,outcome=allowed,reason=none}")).toBe(1);
+    expect(
+      found.get("atrium_auth_decisions_total{exposition=expo-1,mode=apiKey,outcome=refused,reason=invalid_api_key}"),
+    ).toBe(1);
+    expect(
+      found.get("atrium_auth_decisions_total{exposition=expo-2,mode=oauth,outcome=refused,reason=missing_scope}"),
+    ).toBe(1);
+  });
+
+  it("observes change lag as an unlabelled histogram, never negative (clocks apart)", () => {
+    const metrics = new GatewayMetrics();
+    metrics.changeApplied(1_000, 1_250);
+    metrics.changeApplied(2_000, 1_500);
+    const found = samples(metrics.render());
+    expect(found.get("atrium_gateway_change_lag_seconds_count{}")).toBe(2);
+    expect(found.get("atrium_gateway_change_lag_seconds_sum{}")).toBe(0.25);
+    expect(found.get("atrium_gateway_change_lag_seconds_bucket{le=0.01}")).toBe(1);
+    expect(metrics.render()).toMatch(/^atrium_gateway_change_lag_seconds_count 2$/m);
+  });
+});

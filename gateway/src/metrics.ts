@@ -1,22 +1,26 @@
 /**
  * Prometheus metrics at /q/metrics (served on the management listener, see server.ts): MCP
- * requests and their latency per exposition and method, backend outcomes per exposition and
- * tool, and the bytes of filtered tools' answers before and after their output filter.
+ * requests and their latency per exposition and method; tool calls by outcome, their duration
+ * and the bytes of their results; backend outcomes and the backend's share of the time; client
+ * authentication decisions; breakers and limits; the bytes of filtered tools' answers before and
+ * after their output filter; and the lag of the changes the gateway applies.
  *
  * Every label value comes from a closed set, never from raw request input: methods are the MCP
  * methods the gateway knows, else `other`; statuses are standard HTTP statuses, else `other`;
  * expositions and tools are the ones served (callers only pass names that were looked up). So no
  * client, however hostile, can grow the number of series.
  *
- * Counters and histograms are our own few lines rather than prom-client's: an update here is a
- * map lookup per label value and a few additions, where prom-client hashes the label object on
- * every update (four times per proxied call, a measurable share of it). The text exposition
- * format (0.0.4) is rendered only when scraped.
+ * The families are our own (metric-families.ts), rendered only when scraped, in the Prometheus
+ * text format or OpenMetrics (metrics-format.ts). Observations may carry the request's trace id,
+ * which histogram buckets keep as exemplars.
  */
 
 import { STATUS_CODES } from "node:http";
+import type { AuthFailureReason } from "./auth/refusals.ts";
 import type { CircuitEvent } from "./backend.ts";
 import type { LimitKind, LimitScope } from "./limits.ts";
+import { CounterFamily, HistogramFamily, type RenderedFamily } from "./metric-families.ts";
+import { exposition, type MetricsFormat, PROMETHEUS_TEXT } from "./metrics-format.ts";
 
 /**
  * Tool-call outcomes the gateway names itself, beside backend HTTP statuses. `elicit`: the caller
@@ -25,9 +29,31 @@ import type { LimitKind, LimitScope } from "./limits.ts";
 const OUTCOME_WORDS = ["timeout", "error", "invalid", "local", "unavailable", "elicit"] as const;
 export type ToolOutcomeWord = (typeof OUTCOME_WORDS)[number];
 
-const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/**
+ * What became of a tool call, as the caller saw it (`atrium_tool_calls_total`): `ok`; `tool_error`
+ * (a result with isError: the backend answered an error, or the result could not be made);
+ * `invalid` (arguments refused); `timeout`; `unavailable` (an open breaker); `limited` (the plan's
+ * limits); `elicit` (the caller was asked for input or a credential, nothing was called); `error`
+ * (the backend could not be reached, or the call failed in the gateway).
+ */
+export const TOOL_CALL_OUTCOMES = [
+  "ok",
+  "tool_error",
+  "invalid",
+  "timeout",
+  "unavailable",
+  "limited",
+  "elicit",
+  "error",
+] as const;
+export type ToolCallOutcome = (typeof TOOL_CALL_OUTCOMES)[number];
 
-export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+/** How the client authenticated: no credential asked, the plan's API key, or an OAuth bearer token. */
+export type AuthMode = "none" | "apiKey" | "oauth";
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Change lag: from a commit in the control plane to this gateway serving it. */
+const LAG_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
 /** Method label values: the MCP methods of every supported version, plus the gateway's own `batch` and `invalid`. */
 const METHOD_LABELS = new Set([
@@ -62,133 +88,6 @@ export function statusLabel(status: number | string): string {
   return STATUS_LABELS.has(text) ? text : "other";
 }
 
-interface Series<S> {
-  values: readonly string[];
-  state: S;
-}
-/** One level per label: the next label value's level, or at the last label the series. */
-type SeriesIndex<S> = Map<string, SeriesIndex<S> | Series<S>>;
-
-abstract class Family<S> {
-  /** In the order they first appeared, for rendering. */
-  private readonly series: Series<S>[] = [];
-  /** The series by their label values, a map per label: an update builds no key string (a joined key cost 2 µs a call). */
-  private readonly index: SeriesIndex<S> = new Map();
-
-  readonly name: string;
-  readonly help: string;
-  readonly labelNames: readonly string[];
-
-  constructor(name: string, help: string, labelNames: readonly string[]) {
-    this.name = name;
-    this.help = help;
-    this.labelNames = labelNames;
-  }
-
-  /** `values` holds one value per label name (every family has at least one). */
-  protected state(values: readonly string[]): S {
-    let level = this.index;
-    const last = values.length - 1;
-    for (let i = 0; i < last; i++) {
-      const value = values[i] as string;
-      let next = level.get(value) as SeriesIndex<S> | undefined;
-      if (!next) {
-        next = new Map();
-        level.set(value, next);
-      }
-      level = next;
-    }
-    let entry = level.get(values[last] as string) as Series<S> | undefined;
-    if (!entry) {
-      entry = { values, state: this.fresh() };
-      level.set(values[last] as string, entry);
-      this.series.push(entry);
-    }
-    return entry.state;
-  }
-
-  protected abstract fresh(): S;
-  protected abstract lines(labels: string, state: S, out: string[]): void;
-  protected abstract readonly type: string;
-
-  render(out: string[]): void {
-    out.push(`# HELP ${this.name} ${this.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")}`);
-    out.push(`# TYPE ${this.name} ${this.type}`);
-    for (const { values, state } of this.series) {
-      this.lines(
-        this.labelNames.map((name, index) => `${name}="${escapeLabel(values[index] ?? "")}"`).join(","),
-        state,
-        out,
-      );
-    }
-  }
-}
-
-export class CounterFamily extends Family<{ value: number }> {
-  protected readonly type = "counter";
-
-  inc(...values: string[]): void {
-    this.state(values).value++;
-  }
-
-  add(amount: number, ...values: string[]): void {
-    this.state(values).value += amount;
-  }
-
-  protected fresh() {
-    return { value: 0 };
-  }
-
-  protected lines(labels: string, state: { value: number }, out: string[]): void {
-    out.push(`${this.name}{${labels}} ${state.value}`);
-  }
-}
-
-interface HistogramState {
-  /** Observations per bucket, not cumulative; the last slot is above every bound (+Inf only). */
-  counts: Float64Array;
-  sum: number;
-  count: number;
-}
-
-export class HistogramFamily extends Family<HistogramState> {
-  protected readonly type = "histogram";
-  readonly buckets: readonly number[];
-
-  constructor(name: string, help: string, labelNames: readonly string[], buckets: readonly number[]) {
-    super(name, help, labelNames);
-    this.buckets = buckets;
-  }
-
-  observe(value: number, ...values: string[]): void {
-    const state = this.state(values);
-    let bucket = 0;
-    while (bucket < this.buckets.length && value > (this.buckets[bucket] as number)) bucket++;
-    (state.counts[bucket] as number)++;
-    state.sum += value;
-    state.count++;
-  }
-
-  protected fresh(): HistogramState {
-    return { counts: new Float64Array(this.buckets.length + 1), sum: 0, count: 0 };
-  }
-
-  protected lines(labels: string, state: HistogramState, out: string[]): void {
-    let cumulative = 0;
-    this.buckets.forEach((bound, index) => {
-      cumulative += state.counts[index] as number;
-      out.push(`${this.name}_bucket{${labels},le="${bound}"} ${cumulative}`);
-    });
-    out.push(`${this.name}_bucket{${labels},le="+Inf"} ${state.count}`);
-    out.push(`${this.name}_sum{${labels}} ${state.sum}`);
-    out.push(`${this.name}_count{${labels}} ${state.count}`);
-  }
-}
-
-export function escapeLabel(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
-}
-
 export class GatewayMetrics {
   readonly requests = new CounterFamily(
     "atrium_mcp_requests_total",
@@ -201,6 +100,22 @@ export class GatewayMetrics {
     ["exposition", "method"],
     LATENCY_BUCKETS,
   );
+  readonly toolCalls = new CounterFamily(
+    "atrium_tool_calls_total",
+    "Tool calls by exposition, tool and outcome (ok, tool_error, invalid, timeout, unavailable, limited, elicit, error)",
+    ["exposition", "tool", "outcome"],
+  );
+  readonly toolCallLatency = new HistogramFamily(
+    "atrium_tool_call_duration_seconds",
+    "Time to answer a tool call, from its arrival at the tool to its result (backend call, output filter and result budget included)",
+    ["exposition", "tool"],
+    LATENCY_BUCKETS,
+  );
+  readonly toolResultBytes = new CounterFamily(
+    "atrium_tool_result_bytes_total",
+    "UTF-8 bytes of the content of the tool results sent (text, and the base64 of binary content), by exposition and tool",
+    ["exposition", "tool"],
+  );
   readonly backendCalls = new CounterFamily(
     "atrium_backend_responses_total",
     "Tool calls by exposition, tool and backend outcome (HTTP status, timeout, error, invalid)",
@@ -208,9 +123,14 @@ export class GatewayMetrics {
   );
   readonly backendLatency = new HistogramFamily(
     "atrium_backend_duration_seconds",
-    "Time a tool call spent on its backend",
+    "Time a tool call spent in its backend call (credential, connection, retries and reading the answer), for calls that reached the backend client",
     ["exposition", "tool"],
     LATENCY_BUCKETS,
+  );
+  readonly authDecisions = new CounterFamily(
+    "atrium_auth_decisions_total",
+    "Client authentication decisions by exposition, mode (none, apiKey, oauth), outcome (allowed, refused) and refusal reason (none when allowed)",
+    ["exposition", "mode", "outcome", "reason"],
   );
 
   readonly filterBytes = new CounterFamily(
@@ -236,17 +156,66 @@ export class GatewayMetrics {
     ["exposition", "scope", "kind"],
   );
 
-  /** `exposition`: a served Exposition's id; `method`: as the client sent it (mapped here). */
-  request(exposition: string, method: string, status: number, seconds: number): void {
+  readonly changeLag = new HistogramFamily(
+    "atrium_gateway_change_lag_seconds",
+    "Seconds from the control plane recording a change to this gateway serving it, one observation per change-stream message (control planes that send the time only)",
+    [],
+    LAG_BUCKETS,
+  );
+
+  /**
+   * `exposition`: a served Exposition's id; `method`: as the client sent it (mapped here);
+   * `traceId`: the request's trace (32 hex digits) when it is traced, kept as an exemplar.
+   */
+  request(exposition: string, method: string, status: number, seconds: number, traceId?: string): void {
     const label = methodLabel(method);
     this.requests.inc(exposition, label, statusLabel(status));
-    this.latency.observe(seconds, exposition, label);
+    if (traceId === undefined) this.latency.observe(seconds, exposition, label);
+    else this.latency.observeTraced(seconds, traceId, exposition, label);
   }
 
-  /** `tool`: a tool of the Exposition; `outcome`: the backend's HTTP status (mapped here) or one of the gateway's own words. */
-  toolCall(exposition: string, tool: string, outcome: number | ToolOutcomeWord, seconds: number): void {
+  /**
+   * A tool call's backend outcome. `tool`: a tool of the Exposition; `outcome`: the backend's HTTP
+   * status (mapped here) or one of the gateway's own words; `backendSeconds`: the time in the
+   * backend call, undefined when the backend was not called.
+   */
+  toolCall(
+    exposition: string,
+    tool: string,
+    outcome: number | ToolOutcomeWord,
+    backendSeconds: number | undefined,
+    traceId?: string,
+  ): void {
     this.backendCalls.inc(exposition, tool, statusLabel(outcome));
-    this.backendLatency.observe(seconds, exposition, tool);
+    if (backendSeconds === undefined) return;
+    if (traceId === undefined) this.backendLatency.observe(backendSeconds, exposition, tool);
+    else this.backendLatency.observeTraced(backendSeconds, traceId, exposition, tool);
+  }
+
+  /** A tool call answered: its outcome, its whole time, and the bytes of its result's content. */
+  toolCallAnswered(
+    exposition: string,
+    tool: string,
+    outcome: ToolCallOutcome,
+    seconds: number,
+    bytes: number,
+    traceId?: string,
+  ): void {
+    this.toolCalls.inc(exposition, tool, outcome);
+    if (traceId === undefined) this.toolCallLatency.observe(seconds, exposition, tool);
+    else this.toolCallLatency.observeTraced(seconds, traceId, exposition, tool);
+    if (bytes > 0) this.toolResultBytes.add(bytes, exposition, tool);
+  }
+
+  /** A client credential checked: allowed, or refused for a reason of refusals.ts. */
+  authDecision(exposition: string, mode: AuthMode, refusal?: AuthFailureReason): void {
+    if (refusal === undefined) this.authDecisions.inc(exposition, mode, "allowed", "none");
+    else this.authDecisions.inc(exposition, mode, "refused", refusal);
+  }
+
+  /** A change-stream message applied: `committedAtMs` is when the control plane recorded its change. */
+  changeApplied(committedAtMs: number, now = Date.now()): void {
+    this.changeLag.observe(Math.max(0, (now - committedAtMs) / 1000));
   }
 
   /** A filtered tool's answer (`before` bytes) and the text its output filter made of it (`after` bytes). */
@@ -266,24 +235,33 @@ export class GatewayMetrics {
     this.limitedCalls.inc(exposition, scope, kind);
   }
 
-  /** Families rendered by their owners at scrape time (the sync's staleness and refusals). */
-  readonly collectors: ((out: string[]) => void)[] = [];
+  /** Families read from their owners at scrape time (the sync's staleness and refusals, the breakers' states). */
+  readonly collected: RenderedFamily[] = [];
 
-  /** The text exposition format. */
-  render(): string {
-    const out: string[] = [];
-    for (const family of [
+  /** Every family, in the order rendered. */
+  families(): RenderedFamily[] {
+    return [
       this.requests,
       this.latency,
+      this.toolCalls,
+      this.toolCallLatency,
+      this.toolResultBytes,
       this.backendCalls,
       this.backendLatency,
+      this.authDecisions,
       this.filterBytes,
       this.circuitOpens,
       this.circuitRefusals,
       this.limitedCalls,
-    ])
-      family.render(out);
-    for (const collect of this.collectors) collect(out);
-    return `${out.join("\n")}\n`;
+      this.changeLag,
+      ...this.collected,
+    ];
+  }
+
+  /** The exposition in `format` (the Prometheus text format unless told). */
+  render(format: MetricsFormat = PROMETHEUS_TEXT): string {
+    const out: string[] = [];
+    for (const family of this.families()) family.render(out, format);
+    return exposition(out, format);
   }
 }

@@ -24,7 +24,8 @@ import { ElicitationSignIn } from "./elicitation/sign-in.ts";
 import { closeUnusedChannels } from "./grpc/channel-sweep.ts";
 import { mcpEndpoints } from "./mcp/endpoint.ts";
 import type { SessionSigner } from "./mcp/sessions.ts";
-import { type GatewayMetrics, METRICS_CONTENT_TYPE } from "./metrics.ts";
+import type { GatewayMetrics } from "./metrics.ts";
+import { formatFor } from "./metrics-format.ts";
 import type { ExpositionRegistry } from "./registry.ts";
 
 export interface GatewayParts {
@@ -118,7 +119,11 @@ function buildManagementServer(parts: GatewayParts): FastifyInstance {
   capConnectionsPerAddress(app.server, parts.config.maxConnectionsPerAddress);
   closeUnusedOnShutdown(app);
   healthRoutes(app, parts);
-  app.get("/q/metrics", async (_request, reply) => reply.type(METRICS_CONTENT_TYPE).send(parts.metrics.render()));
+  app.get("/q/metrics", async (request, reply) => {
+    // OpenMetrics (with exemplars) when the scraper asks for it, else the Prometheus text format.
+    const format = formatFor(request.headers.accept);
+    return reply.type(format.contentType).send(parts.metrics.render(format));
+  });
   return app;
 }
 

@@ -30,12 +30,21 @@ export class SyncedConfiguration {
   private readonly registry: ExpositionRegistry;
   private readonly sessions: SessionSigner;
   private readonly log: SyncLog;
+  /** Told when a changes message naming its commit time was applied (the change-lag metric). */
+  private readonly onChangeApplied: ((committedAtMs: number) => void) | undefined;
 
   /** Takes the cache folder (throws when another gateway process holds it) and serves what it holds. */
-  constructor(config: GatewayConfig, registry: ExpositionRegistry, sessions: SessionSigner, log: SyncLog) {
+  constructor(
+    config: GatewayConfig,
+    registry: ExpositionRegistry,
+    sessions: SessionSigner,
+    log: SyncLog,
+    onChangeApplied?: (committedAtMs: number) => void,
+  ) {
     this.registry = registry;
     this.sessions = sessions;
     this.log = log;
+    this.onChangeApplied = onChangeApplied;
     this.cache = new ConfigurationCache(config.cacheDir, config.controlPlaneToken, log);
     this.cache.lock();
     const cache = this.cache.load();
@@ -122,6 +131,10 @@ export class SyncedConfiguration {
       event === "snapshot" ? "applied a snapshot" : "applied changes",
     );
     this.count(refusals);
+    if (event === "changes") {
+      const { committedAt } = message as { committedAt?: number };
+      if (committedAt !== undefined) this.onChangeApplied?.(committedAt);
+    }
   }
 
   /** Releases the cache folder. */

@@ -1,33 +1,54 @@
 /**
- * The sync's own metrics, rendered at scrape time: how stale the configuration is, and the
+ * The sync's own metrics, read at scrape time: how stale the configuration is, and the
  * Expositions received but not served, by reason (a closed set: registry.ts REFUSAL_REASONS).
  */
-import { type ExpositionRegistry, REFUSAL_REASONS } from "./registry.ts";
-import type { ControlPlaneSync } from "./sync.ts";
+import { CollectedFamily } from "./metric-families.ts";
+import { REFUSAL_REASONS, type Refusal } from "./registry.ts";
 
-export function syncMetrics(sync: ControlPlaneSync, registry: ExpositionRegistry): (out: string[]) => void {
-  return (out) => {
-    out.push(
-      "# HELP atrium_gateway_configuration_staleness_seconds Seconds since the control plane last confirmed this gateway's configuration (a change-stream message or heartbeat)",
-      "# TYPE atrium_gateway_configuration_staleness_seconds gauge",
-    );
-    const staleness = sync.stalenessSeconds();
-    if (staleness !== undefined) out.push(`atrium_gateway_configuration_staleness_seconds ${staleness.toFixed(3)}`);
-    const current = new Map<string, number>();
-    for (const refusal of registry.refusals()) current.set(refusal.reason, (current.get(refusal.reason) ?? 0) + 1);
-    out.push(
-      "# HELP atrium_gateway_expositions_refused Expositions received but not served, by reason",
-      "# TYPE atrium_gateway_expositions_refused gauge",
-    );
-    for (const reason of REFUSAL_REASONS) {
-      out.push(`atrium_gateway_expositions_refused{reason="${reason}"} ${current.get(reason) ?? 0}`);
-    }
-    out.push(
-      "# HELP atrium_gateway_exposition_refusals_total Times an Exposition was skipped as received, by reason",
-      "# TYPE atrium_gateway_exposition_refusals_total counter",
-    );
-    for (const reason of REFUSAL_REASONS) {
-      out.push(`atrium_gateway_exposition_refusals_total{reason="${reason}"} ${sync.refusalCounts.get(reason) ?? 0}`);
-    }
-  };
+/** What the families read: the sync's staleness and skip counts, and the registry's current refusals. */
+export interface SyncSource {
+  stalenessSeconds(): number | undefined;
+  readonly refusalCounts: ReadonlyMap<string, number>;
+}
+export interface RefusalSource {
+  refusals(): Refusal[];
+}
+
+export function syncMetrics(sync: SyncSource, registry: RefusalSource): CollectedFamily[] {
+  return [
+    new CollectedFamily(
+      {
+        name: "atrium_gateway_configuration_staleness_seconds",
+        type: "gauge",
+        help: "Seconds since the control plane last confirmed this gateway's configuration (a change-stream message or heartbeat)",
+        labelNames: [],
+      },
+      () => {
+        const staleness = sync.stalenessSeconds();
+        return staleness === undefined ? [] : [[[], Number(staleness.toFixed(3))]];
+      },
+    ),
+    new CollectedFamily(
+      {
+        name: "atrium_gateway_expositions_refused",
+        type: "gauge",
+        help: "Expositions received but not served, by reason",
+        labelNames: ["reason"],
+      },
+      () => {
+        const current = new Map<string, number>();
+        for (const refusal of registry.refusals()) current.set(refusal.reason, (current.get(refusal.reason) ?? 0) + 1);
+        return REFUSAL_REASONS.map((reason) => [[reason], current.get(reason) ?? 0] as const);
+      },
+    ),
+    new CollectedFamily(
+      {
+        name: "atrium_gateway_exposition_refusals_total",
+        type: "counter",
+        help: "Times an Exposition was skipped as received, by reason",
+        labelNames: ["reason"],
+      },
+      () => REFUSAL_REASONS.map((reason) => [[reason], sync.refusalCounts.get(reason) ?? 0] as const),
+    ),
+  ];
 }

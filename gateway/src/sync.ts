@@ -50,10 +50,11 @@ export class ControlPlaneSync {
     sessions: SessionSigner,
     log: SyncLog,
     version: string,
+    onChangeApplied?: (committedAtMs: number) => void,
   ) {
     this.log = log;
     this.registry = registry;
-    this.configuration = new SyncedConfiguration(config, registry, sessions, log);
+    this.configuration = new SyncedConfiguration(config, registry, sessions, log, onChangeApplied);
     this.instanceId = this.configuration.instanceId;
     const gateway = { id: config.id, instanceId: this.instanceId };
     this.client = new ControlPlaneClient(config.controlPlaneUrl, config.controlPlaneToken);

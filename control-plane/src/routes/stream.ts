@@ -137,6 +137,8 @@ export const streamRoutes: FastifyPluginAsync<{ context: AppContext; hub: Change
           deletes,
           endedSessions,
           ...(batch.traceparent ? { traceparent: batch.traceparent } : {}),
+          // A resumed stream's catch-up batch has none: its lag is the gateway's time away.
+          ...(batch.committedAt !== undefined && !resuming ? { committedAt: batch.committedAt } : {}),
         } satisfies Omit<z.input<typeof changesEvent>, "upserts">;
         send("changes", revision, withExpositions(fields, "upserts", upserts));
         return true;

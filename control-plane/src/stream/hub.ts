@@ -20,6 +20,8 @@ export interface ChangeBatch {
   expositionIds: string[];
   /** The W3C context the stream's message carries (tracing on): the publish span's, or the last write's. */
   traceparent?: string;
+  /** When the batch's oldest change was written (ms since the epoch); set on live batches only, for the gateways' change lag. */
+  committedAt?: number;
   /** The compiled forms of `expositionIds` that still exist; computed once for all streams. */
   compiled(): Promise<Map<string, CompiledEntry>>;
   /** The unexpired sessions ended by the batch's changes; computed once for all streams. */
@@ -27,6 +29,7 @@ export interface ChangeBatch {
 }
 
 type ChangeRow = Pick<typeof changes.$inferSelect, "revision" | "kind" | "expositionIds" | "traceparent">;
+type LiveRow = ChangeRow & Pick<typeof changes.$inferSelect, "organizationId" | "createdAt">;
 
 type Subscriber = (batch: ChangeBatch) => void;
 
@@ -151,7 +154,7 @@ export class ChangeHub {
       .limit(10_000);
     if (rows.length === 0) return;
     this.lastRevision = Number(rows.at(-1)?.revision);
-    const byOrganization = new Map<string, ChangeRow[]>();
+    const byOrganization = new Map<string, LiveRow[]>();
     for (const row of rows) {
       const ofOrganization = byOrganization.get(row.organizationId) ?? [];
       ofOrganization.push(row);
@@ -161,6 +164,7 @@ export class ChangeHub {
       const subscribers = this.subscribers.get(organizationId);
       if (!subscribers?.size) continue;
       const batch = this.batchOf(organizationId, ofOrganization);
+      batch.committedAt = ofOrganization[0]?.createdAt.getTime();
       publishing(organizationId, ofOrganization, subscribers.size, (traceparent) => {
         if (traceparent) batch.traceparent = traceparent;
         for (const subscriber of subscribers) subscriber(batch);

@@ -23,13 +23,13 @@ import {
   withAskedArguments,
 } from "../elicitation/missing-arguments.ts";
 import type { LimitRefusal } from "../limits.ts";
-import type { ToolOutcomeWord } from "../metrics.ts";
+import type { ToolCallOutcome, ToolOutcomeWord } from "../metrics.ts";
 import type { FilteredBytes } from "../output-filters/tool.ts";
 import type { ServedExposition } from "../registry.ts";
 import type { CallToolResult } from "../tools/mcp.ts";
 import { timeoutResult } from "../tools/result.ts";
 import { fitResult } from "../tools/result-budget.ts";
-import { planCall } from "../tools/runtime.ts";
+import { planCall, type ToolRuntime } from "../tools/runtime.ts";
 import { complete, offersCompletions } from "./completion.ts";
 import { admitCall, admitRead, limitedToolResult } from "./overload.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
@@ -37,6 +37,7 @@ import { ERROR, McpError } from "./protocol.ts";
 import { markToolError } from "./request-span.ts";
 import { listResources, listResourceTemplates, resolveResource } from "./resources.ts";
 import type { LogSink } from "./response-stream.ts";
+import { resultBytes, toolCallOutcome } from "./tool-call-outcome.ts";
 
 export interface DispatchContext {
   served: ServedExposition;
@@ -45,8 +46,10 @@ export interface DispatchContext {
   clientHeaders: IncomingHttpHeaders;
   backends: Backends;
   maxResultBytes: number;
-  /** Observes each tool call's outcome (metrics). */
-  onToolCall?: (tool: string, outcome: number | ToolOutcomeWord, seconds: number) => void;
+  /** Observes each tool call's backend outcome and, when the backend was called, the seconds of that call (metrics, audit). */
+  onToolCall?: (tool: string, outcome: number | ToolOutcomeWord, backendSeconds: number | undefined) => void;
+  /** Observes each answered tool call of a known tool: its outcome, whole time and result bytes (metrics). */
+  onToolCallAnswered?: (tool: string, outcome: ToolCallOutcome, seconds: number, bytes: number) => void;
   /** Observes a backend call that opened or closed the plan's circuit breaker, or was refused by it. */
   onCircuit?: (event: CircuitEvent) => void;
   /** Observes the bytes of a filtered tool's answer and of its filtered text (metrics). */
@@ -132,8 +135,37 @@ async function callTool(
   const runtime = typeof name === "string" ? context.served.toolset.get(name) : undefined;
   if (!runtime) throw new McpError(ERROR.invalidParams, `Unknown tool: ${String(name)}`, invalidStatus);
   const started = performance.now();
-  const observe = (outcome: number | ToolOutcomeWord) =>
-    context.onToolCall?.(runtime.tool.name, outcome, (performance.now() - started) / 1000);
+  const call: ToolCallRecord = { observed: undefined, backendSeconds: undefined };
+  let result: CallToolResult | InputRequiredResult | undefined;
+  try {
+    result = await runTool(runtime, params, context, call);
+    return result;
+  } finally {
+    context.onToolCallAnswered?.(
+      runtime.tool.name,
+      toolCallOutcome(call.observed, result),
+      (performance.now() - started) / 1000,
+      resultBytes(result),
+    );
+  }
+}
+
+/** What the metrics learn while a tool call runs: its last backend outcome, and the seconds in the backend call. */
+interface ToolCallRecord {
+  observed: number | ToolOutcomeWord | "limited" | undefined;
+  backendSeconds: number | undefined;
+}
+
+async function runTool(
+  runtime: ToolRuntime,
+  params: Record<string, unknown>,
+  context: DispatchContext,
+  call: ToolCallRecord,
+): Promise<CallToolResult | InputRequiredResult> {
+  const observe = (outcome: number | ToolOutcomeWord) => {
+    call.observed = outcome;
+    context.onToolCall?.(runtime.tool.name, outcome, call.backendSeconds);
+  };
   const { log } = context;
   let args = params.arguments;
   // The gateway's own tools (Discovery mode's search and invoke) are the model's to fill, never the user's.
@@ -186,13 +218,14 @@ async function callTool(
   }
   const admission = admitCall(context, tool);
   if (!admission.admitted) {
+    call.observed = "limited";
     const limited = limitedToolResult(tool, admission);
     log?.("warning", textOf(limited));
     return limited;
   }
   // The path without its query: the plan may put the backend secret there (never in the path itself).
   log?.("debug", `${tool}: calling the backend: ${plan.request.method} ${plan.request.path.split("?")[0]}`);
-  const called = log ? performance.now() : 0;
+  const called = performance.now();
   let outcome: BackendOutcome;
   try {
     // The share of the pool is the tool's: one hanging tool cannot starve the others.
@@ -208,8 +241,9 @@ async function callTool(
     });
   } finally {
     admission.release();
+    call.backendSeconds = (performance.now() - called) / 1000;
   }
-  if (log) logOutcome(log, tool, outcome, performance.now() - called);
+  if (log) logOutcome(log, tool, outcome, call.backendSeconds * 1000);
   if (elicited && context.elicitation && outcome.kind === "response" && outcome.response.status === 401) {
     await evict(context.elicitation, context.served, elicited);
     observe(401);

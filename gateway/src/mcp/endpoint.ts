@@ -16,7 +16,7 @@ import { addressOf, bearerChallenge, METADATA_PREFIX, protectedResourceMetadata 
 import type { Backends, CircuitEvent } from "../backend.ts";
 import { asksEachUser, type ElicitationCall, type ElicitationServices } from "../elicitation/flow.ts";
 import type { LimitRefusal } from "../limits.ts";
-import type { GatewayMetrics, ToolOutcomeWord } from "../metrics.ts";
+import type { GatewayMetrics, ToolCallOutcome, ToolOutcomeWord } from "../metrics.ts";
 import type { ExpositionRegistry, ServedExposition } from "../registry.ts";
 import { answerBatch } from "./batch.ts";
 import { mcpCors } from "./cors.ts";
@@ -178,6 +178,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   ) => {
     const headers: Record<string, string> = {};
     const { plan } = served.exposition;
+    metrics.authDecision(served.exposition.id, modeOf(served), refused.reason);
     if (plan.oauth) {
       headers["www-authenticate"] = bearerChallenge(refused, addressOf(request.headers, served, byId(request)), served);
     }
@@ -225,6 +226,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       return undefined;
     };
     const admitted = (identity: ClientIdentity) => {
+      metrics.authDecision(served.exposition.id, identity.mode);
       if (origin && identity.mode !== "none") {
         reply.raw.once("finish", () => {
           // A call refused for a tool's scopes has its own (failure) event.
@@ -311,10 +313,12 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       backends: options.backends,
       maxResultBytes: options.maxResultBytes,
       toolAccess: identity.mode === "oauth" ? identity.tools : undefined,
-      onToolCall: (tool: string, outcome: number | ToolOutcomeWord, seconds: number) => {
-        metrics.toolCall(expositionLabel, tool, outcome, seconds);
+      onToolCall: (tool: string, outcome: number | ToolOutcomeWord, backendSeconds: number | undefined) => {
+        metrics.toolCall(expositionLabel, tool, outcome, backendSeconds);
         if (origin) audit.toolCall({ served, origin, tool, outcome, principal });
       },
+      onToolCallAnswered: (tool: string, outcome: ToolCallOutcome, seconds: number, bytes: number) =>
+        metrics.toolCallAnswered(expositionLabel, tool, outcome, seconds, bytes),
       caller: principal?.user,
       callerValidUntilMs: principal?.validUntilMs,
       onLimited: (refusal: LimitRefusal, tool: string | undefined) => {
