@@ -4,3 +4,4 @@
  */
 export { type ControlPlane, startControlPlane, VERSION } from "./app.ts";
 export { type ControlPlaneConfig, configFromEnv } from "./config.ts";
+export { ControlPlaneMetrics } from "./metrics.ts";

@@ -8,7 +8,6 @@ import { BearerVerifiers } from "./auth/bearer.ts";
 import { ClientAuthenticator } from "./auth/client-auth.ts";
 import { DEFAULT_ISSUER_KEY_OPTIONS } from "./auth/issuer-keys.ts";
 import { Backends } from "./backend.ts";
-import { circuitMetrics } from "./circuit-metrics.ts";
 import type { GatewayConfig } from "./config.ts";
 import { elicitationServices } from "./elicitation/services.ts";
 import { DEFAULT_ENV_ALLOW, envPolicy } from "./env-policy.ts";
@@ -17,7 +16,6 @@ import { GatewayMetrics } from "./metrics.ts";
 import { ExpositionRegistry } from "./registry.ts";
 import { buildGatewayServer } from "./server.ts";
 import { ControlPlaneSync } from "./sync.ts";
-import { syncMetrics } from "./sync-metrics.ts";
 
 export const VERSION = "0.1.0";
 
@@ -77,7 +75,7 @@ export async function startGateway(
   sync = new ControlPlaneSync(config, registry, sessions, app.log, VERSION, (committedAt) =>
     metrics.changeApplied(committedAt),
   );
-  metrics.collected.push(...syncMetrics(sync, registry), circuitMetrics(backends.breakers, registry));
+  metrics.collect(sync, registry, backends.breakers);
   const address = await app.listen({ host: config.host, port: config.port });
   sync.start();
   return {

@@ -18,9 +18,11 @@
 import { STATUS_CODES } from "node:http";
 import type { AuthFailureReason } from "./auth/refusals.ts";
 import type { CircuitEvent } from "./backend.ts";
+import { type BreakerSource, circuitMetrics, type ServedSource } from "./circuit-metrics.ts";
 import type { LimitKind, LimitScope } from "./limits.ts";
 import { CounterFamily, HistogramFamily, type RenderedFamily } from "./metric-families.ts";
 import { exposition, type MetricsFormat, PROMETHEUS_TEXT } from "./metrics-format.ts";
+import { type RefusalSource, type SyncSource, syncMetrics } from "./sync-metrics.ts";
 
 /**
  * Tool-call outcomes the gateway names itself, beside backend HTTP statuses. `elicit`: the caller
@@ -237,6 +239,11 @@ export class GatewayMetrics {
 
   /** Families read from their owners at scrape time (the sync's staleness and refusals, the breakers' states). */
   readonly collected: RenderedFamily[] = [];
+
+  /** Adds the families read at scrape time from the sync, the registry and the breakers. */
+  collect(sync: SyncSource, registry: RefusalSource & ServedSource, breakers: BreakerSource): void {
+    this.collected.push(...syncMetrics(sync, registry), circuitMetrics(breakers, registry));
+  }
 
   /** Every family, in the order rendered. */
   families(): RenderedFamily[] {
