@@ -161,6 +161,12 @@ export function traceLogFields(): { trace_id?: string; span_id?: string } {
   return { trace_id: traceId, span_id: spanId };
 }
 
+/** The active span's trace id when its trace is sampled (exported): what a metric exemplar may point to. */
+export function sampledTraceId(): string | undefined {
+  const context = trace.getActiveSpan()?.spanContext();
+  return context && context.traceFlags & 1 ? context.traceId : undefined;
+}
+
 /** The pino options that stamp log lines with the active span's ids; none when not tracing. */
 export function traceLogOptions(): { mixin?: () => object } {
   return current ? { mixin: traceLogFields } : {};

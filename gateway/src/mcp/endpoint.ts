@@ -7,7 +7,7 @@
  */
 import { acceptsEventStream, acceptsGzip } from "@atrium/contract/accept-encoding";
 import { nestsDeeperThan } from "@atrium/contract/json-depth";
-import { tracing } from "@atrium/contract/telemetry";
+import { sampledTraceId, tracing } from "@atrium/contract/telemetry";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type AuditLog, type AuditOrigin, traceIdOf } from "../audit.ts";
 import type { ClientAuthenticator, ClientIdentity } from "../auth/client-auth.ts";
@@ -79,6 +79,8 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
   const progressAfterMs = options.progressAfterMs ?? DEFAULT_PROGRESS_AFTER_MS;
   const logLevels = new SessionLogLevels();
   const replay = new StreamReplay();
+  // With tracing on, observations carry the request's sampled trace id (histogram exemplars in OpenMetrics).
+  const activeTraceId = tracing() ? sampledTraceId : () => undefined;
   const subscriptions = new Subscriptions({
     read: backendPollRead(options.backends),
     isLive: (sessionId) => sessions.verify(sessionId) !== undefined,
@@ -314,11 +316,11 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       maxResultBytes: options.maxResultBytes,
       toolAccess: identity.mode === "oauth" ? identity.tools : undefined,
       onToolCall: (tool: string, outcome: number | ToolOutcomeWord, backendSeconds: number | undefined) => {
-        metrics.toolCall(expositionLabel, tool, outcome, backendSeconds);
+        metrics.toolCall(expositionLabel, tool, outcome, backendSeconds, activeTraceId());
         if (origin) audit.toolCall({ served, origin, tool, outcome, principal });
       },
       onToolCallAnswered: (tool: string, outcome: ToolCallOutcome, seconds: number, bytes: number) =>
-        metrics.toolCallAnswered(expositionLabel, tool, outcome, seconds, bytes),
+        metrics.toolCallAnswered(expositionLabel, tool, outcome, seconds, bytes, activeTraceId()),
       caller: principal?.user,
       callerValidUntilMs: principal?.validUntilMs,
       onLimited: (refusal: LimitRefusal, tool: string | undefined) => {
@@ -337,7 +339,7 @@ export async function mcpEndpoints(app: FastifyInstance, options: EndpointOption
       subscriptions,
     };
     const observe = (method: string, status: number) => {
-      metrics.request(expositionLabel, method, status, (performance.now() - started) / 1000);
+      metrics.request(expositionLabel, method, status, (performance.now() - started) / 1000, activeTraceId());
     };
 
     if (Array.isArray(body)) {
