@@ -1,6 +1,7 @@
 /**
- * Prometheus metrics at /q/metrics: reconciles by kind and result, their duration, the work
- * queue's depth, whether this replica leads, control-plane calls and watch restarts. Each
+ * Prometheus metrics at /q/metrics: reconciles by kind and result, the resources it could not
+ * apply by reason (an invalid spec, a record the control plane refused, …), their duration, the
+ * work queue's depth, whether this replica leads, control-plane calls and watch restarts. Each
  * operator has its own registry, so several run side by side in one process (tests).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
@@ -18,6 +19,12 @@ export class OperatorMetrics {
     name: "atrium_operator_reconciles_total",
     help: "Reconciles by kind and result (ready, in_progress, error, deleted, gone)",
     labelNames: ["kind", "result"] as const,
+    registers: [this.registry],
+  });
+  readonly reconcileErrors = new Counter({
+    name: "atrium_operator_reconcile_errors_total",
+    help: "Reconciles that left a resource not applied (status ERROR), by kind and reason: the operator's error code (INVALID_SPEC, INVALID_REFERENCE, CONTROL_PLANE_REJECTED, CONTROL_PLANE_UNREACHABLE, TOKEN_UNAVAILABLE, KUBE_REQUEST_FAILED, …) or unexpected",
+    labelNames: ["kind", "code"] as const,
     registers: [this.registry],
   });
   readonly reconcileDuration = new Histogram({

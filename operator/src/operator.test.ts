@@ -212,6 +212,11 @@ describe("operator on a real API server and control plane", () => {
       ]);
       await harness.waitState("GatewayGroup", "dev-gateways", "ERROR", /^control plane unreachable: /);
       await harness.waitState("Service", "petstore", "ERROR", /^control plane unreachable: /);
+      // Counted by reason, as /q/metrics shows it.
+      const metrics = await (await fetch(`${harness.operator.url}/q/metrics`)).text();
+      expect(metrics).toMatch(
+        /^atrium_operator_reconcile_errors_total\{kind="Service",code="CONTROL_PLANE_UNREACHABLE"\} [1-9]\d*$/m,
+      );
     } finally {
       await harness.env.startControlPlane();
     }

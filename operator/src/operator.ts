@@ -151,12 +151,14 @@ export async function startOperator(config: OperatorConfig, options: OperatorOpt
       try {
         const report = await reconcile(ctx, key);
         metrics.reconciles.inc({ kind, result: report.result });
+        if (report.code) metrics.reconcileErrors.inc({ kind, code: report.code });
         span.result(report.result);
         if (report.retry && leading) queue.addRateLimited(key);
         else queue.forget(key);
       } catch (error) {
         // Kubernetes writes (status, finalizer) and anything unexpected: retried, with no status to report it in.
         metrics.reconciles.inc({ kind, result: "error" });
+        metrics.reconcileErrors.inc({ kind, code: "unexpected" });
         span.result("error");
         if (leading) {
           const retryInMs = queue.addRateLimited(key);

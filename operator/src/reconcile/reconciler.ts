@@ -36,6 +36,8 @@ export interface ReconcileReport {
   result: ReconcileResult;
   /** Queue the key again with backoff. */
   retry: boolean;
+  /** Why the resource is not applied (result `error`): the OperatorError's code (errors.ts). */
+  code?: string;
 }
 
 export async function reconcile(ctx: ReconcileContext, key: string): Promise<ReconcileReport> {
@@ -50,6 +52,7 @@ export async function reconcile(ctx: ReconcileContext, key: string): Promise<Rec
   const object = hasFinalizer(cached) ? cached : await ctx.kube.addFinalizer(cached);
   let outcome: Outcome;
   let retry: boolean;
+  let code: string | undefined;
   try {
     const result = await reconcilers[kind].sync(object, ctx);
     outcome = { state: "READY", ...result };
@@ -66,9 +69,11 @@ export async function reconcile(ctx: ReconcileContext, key: string): Promise<Rec
         : undefined,
     };
     retry = error.retry;
+    code = error.code;
   }
   await report(ctx, object, outcome);
-  return { kind, result: resultOf(outcome.state), retry };
+  const result = resultOf(outcome.state);
+  return { kind, result, retry, ...(result === "error" ? { code } : {}) };
 }
 
 async function finalize(
@@ -85,7 +90,7 @@ async function finalize(
       if (!(error instanceof OperatorError)) throw error;
       // For instance 409: the record is still used (a plan by its Expositions); retried until it is not.
       await report(ctx, object, { state: "ERROR", message: `deleting: ${error.message}`, id: recordIdOf(object) });
-      return { kind, result: "error", retry: true };
+      return { kind, result: "error", retry: true, code: error.code };
     }
   }
   await ctx.kube.removeFinalizer(object);
