@@ -126,6 +126,18 @@ const rows: Row[] = [
         ],
       },
       {
+        title: "Backend error answers by status",
+        description:
+          "Backend answers with an HTTP error status per second, by status: a tool call's tool_error outcome does not tell 4xx from 5xx.",
+        unit: "ops",
+        queries: [
+          q(
+            `sum by (outcome) (rate(atrium_backend_responses_total{${expo},outcome=~"4..|5.."}[$__rate_interval]))`,
+            "{{outcome}}",
+          ),
+        ],
+      },
+      {
         title: "Result bytes",
         description: "Bytes of tool results sent to clients per second, by Exposition and tool.",
         unit: "Bps",
