@@ -98,6 +98,9 @@ describe("change stream", () => {
       expect(change.upserts[0].plan.apiKeyHash).toBe(sha256(renewal.body.apiKey));
       expect(change.upserts[0].plan.apiKeyHash).not.toBe(oldHash);
       expect(Date.now() - started).toBeLessThan(2000);
+      // When the change was recorded (the database's clock, this machine's): the gateways' change lag.
+      expect(change.committedAt).toBeGreaterThanOrEqual(started - 1000);
+      expect(change.committedAt).toBeLessThanOrEqual(Date.now());
 
       // A change to another region's exposition is not this gateway's business.
       await replica1.admin.call("POST", `/api/v1/configuration-plans/${ids.usPlan}/renew-api-key`);
@@ -119,6 +122,8 @@ describe("change stream", () => {
       expect(change.revision).toBe(lastRevision);
       expect(change.upserts.map((e: { id: string }) => e.id)).toEqual([ids.euExpo]);
       expect(change.deletes).toContain(ids.usExpo);
+      // What a resuming gateway catches up with has no commit time: its lag is the time it was away.
+      expect(change.committedAt).toBeUndefined();
     } finally {
       resumed.close();
     }
