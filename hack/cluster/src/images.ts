@@ -36,8 +36,11 @@ async function imageExists(ref: string): Promise<boolean> {
   );
 }
 
-/** Builds `ref` from scratch with the given files (name in image → path on host) unless it exists. */
-async function buildFromScratch(ref: string, files: Record<string, string>, lines: string[]): Promise<string> {
+/**
+ * Builds `ref` from scratch with the given files (name in image → path on host) and Containerfile
+ * `lines` unless it exists: put the version of what it holds in the tag.
+ */
+export async function buildFromScratch(ref: string, files: Record<string, string>, lines: string[]): Promise<string> {
   if (await imageExists(ref)) return ref;
   const context = await mkdtemp(join(tmpdir(), "atrium-cluster-image-"));
   try {

@@ -28,7 +28,7 @@ import {
 import { KubeConfig } from "@kubernetes/client-node";
 import { writeCniConfig, writeContainerdConfig, writeKubeletConfig, writeKubeProxyConfig } from "./configs.ts";
 import { corednsManifests } from "./coredns.ts";
-import { busyboxImage, corednsImage, importImage, podman } from "./images.ts";
+import { buildFromScratch, busyboxImage, corednsImage, importImage, podman } from "./images.ts";
 import {
   APISERVER_PORT,
   APISERVER_URL,
@@ -336,4 +336,4 @@ export async function waitForRollout(
 }
 
 export { clientPod, echoWorkload } from "./workloads.ts";
-export { busyboxImage, podman };
+export { buildFromScratch, busyboxImage, podman };

@@ -54,8 +54,11 @@ const WAIT_FOR_SPANS_TIMEOUT_MS = 10_000;
 
 let binary: string | undefined;
 
-/** Runs hack/otel/build.sh (instant when its cache is warm) once per process; returns the binary. */
-function collectorBinary(): string {
+/**
+ * Runs hack/otel/build.sh (instant when its cache is warm) once per process; returns the binary, a
+ * static one (CGO_ENABLED=0), so it also runs alone in an image FROM scratch.
+ */
+export function collectorBinary(): string {
   if (binary) return binary;
   const repoRoot = resolve(import.meta.dirname, "../../..");
   // build.sh prints the binary's path as its last stdout line; progress goes to stderr as is.

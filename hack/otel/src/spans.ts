@@ -76,6 +76,11 @@ export async function readSpans(path: string): Promise<CollectedSpan[]> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
+  return parseSpans(text);
+}
+
+/** The spans in the file exporter's `text` (OTLP/JSON lines); an unfinished last line is skipped. */
+export function parseSpans(text: string): CollectedSpan[] {
   const complete = text.slice(0, text.lastIndexOf("\n") + 1);
   const spans: CollectedSpan[] = [];
   for (const line of complete.split("\n")) {
