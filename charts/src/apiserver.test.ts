@@ -63,7 +63,8 @@ describe("charts on a real API server", slow, () => {
   });
 
   it("accepts every value set (server-side dry run)", () => {
-    // Prometheus Operator and cert-manager are not installed here: their objects stay off.
+    // Prometheus Operator and cert-manager are not installed here: their objects stay off
+    // (the dashboard's ConfigMap, a core object, stays on).
     helm(
       "install",
       "full-cp",
@@ -73,16 +74,17 @@ describe("charts on a real API server", slow, () => {
       "--dry-run=server",
       "-f",
       testValuesPath("control-plane"),
-      "--set",
-      "serviceMonitor.enabled=false",
+      ...["--set", "serviceMonitor.enabled=false", "--set", "prometheusRule.enabled=false"],
     );
     helm(
       ...["install", "full-gw", chartPath("gateway"), "-n", namespace, "--dry-run=server"],
       ...["-f", testValuesPath("gateway"), "--set", "serviceMonitor.enabled=false"],
+      ...["--set", "prometheusRule.enabled=false"],
     );
     helm(
       ...["install", "full-ctl", chartPath("controllers"), "-n", namespace, "--dry-run=server", "--skip-crds"],
       ...["-f", testValuesPath("controllers"), "--set", "serviceMonitor.enabled=false"],
+      ...["--set", "prometheusRule.enabled=false"],
       ...["--set", "admissionController.certificate.certManager.enabled=false"],
     );
   });
