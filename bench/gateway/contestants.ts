@@ -35,6 +35,7 @@ import {
 } from "./processes.ts";
 import { sessionPerConnection } from "./session-per-connection.ts";
 import { createGatewayToken, login, petsOpenApi } from "./setup.ts";
+import { type BenchCollector, checkTraced, TRACING_OFF, tracingEnv } from "./tracing-collector.ts";
 
 const here = import.meta.dirname;
 const listening = /listening (http:\/\/\S+)/;
@@ -104,6 +105,8 @@ export interface Contestant {
   era?: AtriumEra;
   /** Atrium contestants whose plan exchanges each caller's token for the backend's (the report holds them to OAuth). */
   backendToken?: BackendToken;
+  /** Atrium contestants tracing (issue 24): the sampling ratio (the report holds them to the untraced one). */
+  tracingRatio?: number;
   start(context: BenchContext): Promise<RunningContestant>;
 }
 
@@ -204,7 +207,15 @@ export function graphqlPassThrough(backendUrl: string): Contestant {
 /** The real gateway (`gateway/src/main.ts`) serving `expositionId` from the control plane, fresh cache. */
 export async function startAtriumGateway(
   context: BenchContext,
-  options: { id: string; role: string; expectedExpositions: number; readyTimeoutMs?: number; nodeArgs?: string[] },
+  options: {
+    id: string;
+    role: string;
+    expectedExpositions: number;
+    readyTimeoutMs?: number;
+    nodeArgs?: string[];
+    /** Tracing's variables (tracingEnv); without them, tracing is off. */
+    env?: Record<string, string>;
+  },
 ): Promise<{ child: Child; url: string; readyMs: number }> {
   const port = await freePort();
   // Several gateways run side by side: each needs a management port of its own.
@@ -226,6 +237,8 @@ export async function startAtriumGateway(
       ATRIUM_GATEWAY_CACHE_DIR: join(context.scratchDir, `cache-${options.id}`),
       ATRIUM_GATEWAY_SESSION_KEY: Buffer.alloc(32, 9).toString("base64"),
       ATRIUM_LOG_LEVEL: testLogLevel("warn"),
+      ...TRACING_OFF,
+      ...options.env,
     },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -261,6 +274,7 @@ const AUTH_DESCRIPTIONS: Record<AtriumAuth, string> = {
 async function startExpositionGateway(
   context: BenchContext,
   exposition: { id: string; gatewayId: string; role: string },
+  env?: Record<string, string>,
 ): Promise<{ child: Child; url: string; profileDir?: string }> {
   const profileDir = context.profileDir && join(context.profileDir, exposition.gatewayId);
   const gateway = await startAtriumGateway(context, {
@@ -268,6 +282,7 @@ async function startExpositionGateway(
     role: exposition.role,
     expectedExpositions: 1,
     nodeArgs: profilerArgs(profileDir),
+    ...(env ? { env } : {}),
   });
   const url = `${gateway.url}/mcp/${exposition.id}`;
   return profileDir ? { child: gateway.child, url, profileDir } : { child: gateway.child, url };
@@ -319,6 +334,8 @@ export function atrium(
     tool?: string;
     /** The token endpoint of a plan exchanging the caller's token (needs auth oauth). */
     exchange?: ExchangeCounter;
+    /** Tracing on at this sampling ratio, exported to the collector (issue 24). */
+    tracing?: { ratio: number; collector: BenchCollector };
   },
 ): Contestant {
   const graphql =
@@ -328,22 +345,29 @@ export function atrium(
         ? " The Service is the gRPC backend's .proto (kind grpc), published at its grpc:// address: each call encodes the arguments as the request message (@bufbuild/protobuf), calls pets.v1.Pets/GetPet over the gateway's pooled @grpc/grpc-js channel, and decodes the answer to proto3 JSON, checked against the tool's outputSchema and returned as structuredContent."
         : "";
   const tool = exposition.tool ?? "getPet";
-  const { exchange } = exposition;
+  const { exchange, tracing } = exposition;
   return {
     name,
     auth: exposition.auth,
     era: "stateless",
     ...(exposition.protocol ? { protocol: exposition.protocol } : {}),
     ...(exchange ? { backendToken: "exchange" as const } : {}),
-    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP 2026-07-28 stateless tools/call, ${AUTH_DESCRIPTIONS[exposition.auth]}${graphql}${exchange ? EXCHANGE_DESCRIPTION : ""}`,
+    ...(tracing ? { tracingRatio: tracing.ratio } : {}),
+    description: `The gateway (\`gateway/src/main.ts\`, fed by a control plane), MCP 2026-07-28 stateless tools/call, ${AUTH_DESCRIPTIONS[exposition.auth]}${graphql}${exchange ? EXCHANGE_DESCRIPTION : ""}${tracing ? tracingDescription(tracing.ratio) : ""}`,
     start: async (context) => {
-      const { child, url, profileDir } = await startExpositionGateway(context, exposition);
+      const collector = await tracing?.collector.get();
+      const env = collector && tracing ? tracingEnv(collector, tracing.ratio, exposition.gatewayId) : undefined;
+      const { child, url, profileDir } = await startExpositionGateway(context, exposition, env);
       const calls = statelessCalls(child, url, modernHeaders(tool, exposition.credential), tool);
+      if (collector && tracing) await checkTraced(collector, exposition.gatewayId, tracing.ratio, calls.verify);
       const running = exchange ? steadyExchange(calls, exchange) : calls;
       return profileDir ? { ...running, profileDir } : running;
     },
   };
 }
+
+const tracingDescription = (ratio: number) =>
+  ` Tracing on (issue 24): \`OTEL_EXPORTER_OTLP_ENDPOINT\` set, so the gateway starts the OpenTelemetry Node SDK, \`OTEL_TRACES_SAMPLER=parentbased_traceidratio\`, \`OTEL_TRACES_SAMPLER_ARG=${ratio}\` (${ratio * 100} % of the calls, which carry no traceparent, sampled), the SDK's batch span processor with its defaults, OTLP/HTTP (protobuf) to a real OpenTelemetry Collector (@atrium/test-collector: OTLP receiver, file exporter) on core 1 with the harness. A server span per call, a client span per backend call (its traceparent sent to the backend, sampled or not). Checked before it is loaded: ${ratio >= 1 ? "20 calls reach the collector, each server span with its backend call's span as a child" : "of 1,000 calls, at least one reaches the collector with its backend call's span, and no more than three times the ratio's share"}.`;
 
 /** The gRPC contestants' backend (grpc-backend.ts), a child process on the harness core: its `grpc://` URL. */
 export async function startGrpcBackend(): Promise<string> {

@@ -1,6 +1,6 @@
 /**
  * CI smoke of the gateway hot-path benchmark: `node bench/gateway/run.ts --quick` runs end to
- * end (every contestant, GraphQL, gRPC and token-exchange ones included, the first-call timings, the scale checks) and prints its table and
+ * end (every contestant, GraphQL, gRPC, token-exchange and traced ones included, the first-call timings, the scale checks) and prints its table and
  * ratio lines. Not a timed test — the numbers are never asserted, only that every row and ratio
  * line is there. The Go SDK contestant is built first, in its own hook (a cold build takes
  * about a minute; a warm cache, nothing).
@@ -20,6 +20,8 @@ describe("gateway benchmark (smoke)", () => {
       "direct",
       "pass-through",
       "atrium (no auth)",
+      "atrium (tracing 1 %)",
+      "atrium (tracing 100 %)",
       "atrium (API key)",
       "atrium (OAuth)",
       "atrium (token exchange)",
@@ -70,6 +72,19 @@ describe("gateway benchmark (smoke)", () => {
     );
     expect(stdout).toMatch(
       /atrium \(token exchange\): CPU per call \/ atrium \(OAuth\) = \d+\.\d+ \([\d,]+ µs against [\d,]+ µs\)/,
+    );
+    // Tracing (issue 24), each traced contestant checked to reach the collector before its load.
+    expect(stdout).toMatch(
+      /atrium \(tracing 1 %\): throughput \/ atrium \(no auth\) = \d+\.\d+ \(target ≥ 0\.95: (met|MISSED)\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium \(tracing 1 %\): CPU per call \/ atrium \(no auth\) = \d+\.\d+ \([\d,]+ µs against [\d,]+ µs\) \(for comparison, no target\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium \(tracing 100 %\): throughput \/ atrium \(no auth\) = \d+\.\d+ \(for comparison, no target\)/,
+    );
+    expect(stdout).toMatch(
+      /atrium \(tracing 100 %\): CPU per call \/ atrium \(no auth\) = \d+\.\d+ \([\d,]+ µs against [\d,]+ µs\) \(for comparison, no target\)/,
     );
     expect(stdout).toMatch(/OAuth on one gateway: CPU per call \/ no auth = \d+\.\d+ \(target ≤ 1\.15: (met|MISSED)\)/);
     // The first call with a token fetched the key set; later new tokens did not.

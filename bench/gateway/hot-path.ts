@@ -56,7 +56,7 @@ export async function measureHotPath(
   progress: (message: string) => void,
 ): Promise<ContestantResult[]> {
   // A smoke run measures nothing worth waiting for.
-  const attempts = settings.quick ? 1 : UNDISTURBED_ATTEMPTS;
+  const attempts = settings.quick ? 1 : (settings.attempts ?? UNDISTURBED_ATTEMPTS);
   const tallies: Tally[] = contestants.map(({ contestant, kind }) => ({
     contestant,
     kind,
@@ -168,6 +168,7 @@ function resultOf(tally: Tally): ContestantResult {
     ...(contestant.era ? { era: contestant.era } : {}),
     ...(contestant.protocol ? { protocol: contestant.protocol } : {}),
     ...(contestant.backendToken ? { backendToken: contestant.backendToken } : {}),
+    ...(contestant.tracingRatio !== undefined ? { tracingRatio: contestant.tracingRatio } : {}),
     ...(tally.failure ? { failure: tally.failure } : {}),
     throughput,
     roundsPerSecond,

@@ -35,6 +35,8 @@ export interface Child {
 }
 
 const running = new Set<Child>();
+/** Pids of the benchmark's helpers started by other code (adoptChild): its own, not other people's. */
+const adopted = new Set<number>();
 /** Scratch folders of this process (scratchFolder), removed when it exits. */
 const scratchFolders = new Set<string>();
 
@@ -143,6 +145,30 @@ export function startPinnedCommand(
   return handle;
 }
 
+/**
+ * A child of this process that other code started (the test collector, whose package spawns it):
+ * found by its command name (`/proc/<pid>/comm`), pinned to `core` with all its threads, and
+ * counted as the benchmark's own by othersCpu. Returns its pid.
+ */
+export function adoptChild(command: string, core: number): number {
+  const pid = readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .find((candidate) => {
+      try {
+        const stat = readFileSync(`/proc/${candidate}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return parent === process.pid && readFileSync(`/proc/${candidate}/comm`, "utf8").trim() === command;
+      } catch {
+        return false; // exited meanwhile
+      }
+    });
+  if (pid === undefined) throw new Error(`no child process of this one named ${command}`);
+  execFileSync("taskset", ["-a", "-p", "-c", String(core), String(pid)], { stdio: "ignore" });
+  adopted.add(pid);
+  return pid;
+}
+
 /** Stops every child still running (the `finally` of the benchmark). */
 export async function stopAll(): Promise<void> {
   await Promise.all([...running].map((child) => child.stop(3_000)));
@@ -203,7 +229,7 @@ export function othersCpu(
   before: Map<number, number>,
   after: Map<number, number>,
 ): { micros: number; top: { pid: number; command: string; micros: number }[] } {
-  const own = new Set([process.pid, ...[...running].map((child) => child.pid)]);
+  const own = new Set([process.pid, ...adopted, ...[...running].map((child) => child.pid)]);
   const users: { pid: number; micros: number }[] = [];
   for (const [pid, micros] of after) {
     if (!own.has(pid)) users.push({ pid, micros: micros - (before.get(pid) ?? 0) });

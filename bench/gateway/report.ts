@@ -36,7 +36,12 @@ export const TARGETS = {
   oauthCpuVsNoAuth: 1.15,
   /** Token exchange in its steady state (each caller's exchanged token cached) against OAuth alone, same run (issue 23). */
   exchangeThroughputVsOAuth: 0.9,
+  /** Tracing on at 1 % sampling against tracing off (the SDK not loaded), same run (issue 24). */
+  tracedThroughputVsOff: 0.95,
 };
+
+/** The sampling ratio held to TARGETS.tracedThroughputVsOff; others are reported for comparison. */
+const TARGET_SAMPLING_RATIO = 0.01;
 
 export interface ContestantResult {
   name: string;
@@ -51,6 +56,8 @@ export interface ContestantResult {
   protocol?: BackendProtocol;
   /** Atrium contestants whose plan exchanges the caller's token for the backend (held to the OAuth contestant). */
   backendToken?: BackendToken;
+  /** Atrium contestants tracing: their sampling ratio (held to the same endpoint untraced). */
+  tracingRatio?: number;
   /** Set when it could not be measured; the other fields are then NaN. */
   failure?: string;
   /** Throughput over all rounds; `perSecond` is the median round's. */
@@ -83,6 +90,8 @@ export interface RunSettings {
   warmupSeconds: number;
   connections: number;
   quick: boolean;
+  /** Tries of a hot-path run disturbed by other processes (UNDISTURBED_ATTEMPTS when unset). */
+  attempts?: number;
 }
 
 export const fixed = (value: number | undefined, digits: number) =>
@@ -163,7 +172,12 @@ export function ratioLines(results: ContestantResult[]): { lines: string[]; miss
   const passThrough = passThroughOf(undefined);
   const peers = measured.filter((r) => r.kind === "peer" || r.kind === "anchor");
   const stateless = measured.find(
-    (r) => r.kind === "atrium" && r.era === "stateless" && r.auth === "none" && r.protocol === undefined,
+    (r) =>
+      r.kind === "atrium" &&
+      r.era === "stateless" &&
+      r.auth === "none" &&
+      r.protocol === undefined &&
+      r.tracingRatio === undefined,
   );
   const oauth = measured.find(
     (r) =>
@@ -179,22 +193,29 @@ export function ratioLines(results: ContestantResult[]): { lines: string[]; miss
     const checks =
       atrium.era === "session"
         ? sessionChecks(atrium, stateless)
-        : atrium.backendToken === "exchange"
-          ? protocolChecks(atrium, oauth, oauth?.name ?? "atrium (OAuth)", TARGETS.exchangeThroughputVsOAuth)
-          : atrium.protocol === "graphql"
-            ? protocolChecks(
-                atrium,
-                passThroughOf("graphql"),
-                "GraphQL pass-through",
-                TARGETS.graphqlThroughputVsPassThrough,
-              )
-            : atrium.protocol === "grpc"
-              ? protocolChecks(atrium, passThroughOf("grpc"), "gRPC pass-through", TARGETS.grpcThroughputVsPassThrough)
-              : [
-                  ...passThroughChecks(atrium, passThrough),
-                  ...peers.map((peer) => peerCheck(atrium, peer)),
-                  ...(atrium.auth && atrium.auth !== "none" && stateless ? authCostChecks(atrium, stateless) : []),
-                ];
+        : atrium.tracingRatio !== undefined
+          ? tracingChecks(atrium, atrium.tracingRatio, stateless)
+          : atrium.backendToken === "exchange"
+            ? protocolChecks(atrium, oauth, oauth?.name ?? "atrium (OAuth)", TARGETS.exchangeThroughputVsOAuth)
+            : atrium.protocol === "graphql"
+              ? protocolChecks(
+                  atrium,
+                  passThroughOf("graphql"),
+                  "GraphQL pass-through",
+                  TARGETS.graphqlThroughputVsPassThrough,
+                )
+              : atrium.protocol === "grpc"
+                ? protocolChecks(
+                    atrium,
+                    passThroughOf("grpc"),
+                    "gRPC pass-through",
+                    TARGETS.grpcThroughputVsPassThrough,
+                  )
+                : [
+                    ...passThroughChecks(atrium, passThrough),
+                    ...peers.map((peer) => peerCheck(atrium, peer)),
+                    ...(atrium.auth && atrium.auth !== "none" && stateless ? authCostChecks(atrium, stateless) : []),
+                  ];
     for (const [line, met] of checks) {
       lines.push(line);
       if (!met) missed += 1;
@@ -241,6 +262,28 @@ function protocolChecks(
   return [
     againstTarget(ratio(atrium.name, `throughput / ${label}`, throughput), throughput, target),
     forComparison(`${ratio(atrium.name, `CPU per call / ${label}`, cpu)} (${micros})`),
+  ];
+}
+
+/**
+ * Tracing against the same open endpoint untraced (the SDK not loaded), both in the same run: at
+ * 1 % sampling the throughput has a target; 100 % and CPU per call are reported.
+ */
+function tracingChecks(
+  traced: ContestantResult,
+  sampling: number,
+  off: ContestantResult | undefined,
+): [string, boolean][] {
+  const name = off?.name ?? "atrium (no auth)";
+  const throughput = roundRatio(traced, (round) => off?.roundsPerSecond[round] ?? Number.NaN);
+  const cpu = traced.cpuMicrosPerCall / (off?.cpuMicrosPerCall ?? Number.NaN);
+  const throughputLine = ratio(traced.name, `throughput / ${name}`, throughput);
+  const micros = `${thousands(traced.cpuMicrosPerCall)} µs against ${thousands(off?.cpuMicrosPerCall)} µs`;
+  return [
+    sampling === TARGET_SAMPLING_RATIO
+      ? againstTarget(throughputLine, throughput, TARGETS.tracedThroughputVsOff)
+      : forComparison(throughputLine),
+    forComparison(`${ratio(traced.name, `CPU per call / ${name}`, cpu)} (${micros})`),
   ];
 }
 

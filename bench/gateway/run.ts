@@ -2,7 +2,8 @@
  * The gateway's hot-path benchmark ("faster than every peer"), in one run on a 2-core machine:
  * each contestant — the backend called directly, a bare fastify + undici pass-through, the
  * Atrium gateway (stateless: no auth, API key, OAuth bearer token, OAuth with the caller's token
- * exchanged for the backend's; and in 2025 sessions),
+ * exchanged for the backend's, no auth with tracing on at 1 % and 100 % sampling exporting to a
+ * real OpenTelemetry Collector on core 1 (tracing-collector.ts); and in 2025 sessions),
  * @ivotoby/openapi-mcp-server, a server on the official TypeScript SDK and one on the official
  * Go SDK (built once, go-sdk-build.ts) — serves getPet → `GET /pets/{id}` as its own child
  * process pinned to core 0, while the backend, the control plane, the OAuth contestant's JWKS server
@@ -22,7 +23,7 @@
  * and the generated block of docs/performance.md.
  *
  *   node bench/gateway/run.ts [--duration 10] [--rounds 3] [--connections 32] [--warmup 2]
- *                             [--only hot|scale] [--quick] [--profile] [--no-write]
+ *                             [--only hot|contestants|scale] [--attempts 4] [--quick] [--profile] [--no-write]
  *                             [--gateway-node-args="--max-semi-space-size=16"]
  *                             [--contestants "pass-through,atrium (no auth),atrium (OAuth)"]
  *
@@ -34,6 +35,10 @@
  *   adds where their CPU went during the throughput runs (profile.ts). Their numbers then
  *   include the profiler's overhead: take the table from a run without it.
  * --gateway-node-args: extra node flags for every Atrium gateway, for what-if runs (never written).
+ * --only contestants: the hot-path contestants alone (not the auth cost on one gateway, the first
+ *   calls or the scale checks).
+ * --attempts: tries of a hot-path run disturbed by other processes, each after waiting for quiet;
+ *   1 takes every run as it comes, on a machine that is never quiet (its share is in the table).
  * --contestants: only these hot-path contestants, by name (a shorter run on a busy machine; never written).
  * Exits 1 when a contestant or check could not run (not when a target is missed).
  */
@@ -91,6 +96,7 @@ import {
   petsOpenApi,
 } from "./setup.ts";
 import { BenchExchangeServer, EXCHANGE_AUDIENCE, EXCHANGE_CLIENT } from "./token-exchange-server.ts";
+import { BenchCollector } from "./tracing-collector.ts";
 
 const { values } = parseArgs({
   options: {
@@ -98,6 +104,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "32" },
     warmup: { type: "string", default: "2" },
     rounds: { type: "string", default: "3" },
+    attempts: { type: "string" },
     only: { type: "string" },
     quick: { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
@@ -119,6 +126,7 @@ const settings: RunSettings = {
   warmupSeconds: quick ? 0.5 : Number(values.warmup),
   connections: Number(values.connections),
   quick,
+  ...(values.attempts ? { attempts: Number(values.attempts) } : {}),
 };
 const scaleOptions: ScaleOptions = quick
   ? { waitForQuiet: false, tools: 200, toolsListRequests: 20, expositions: 50, sessions: 20, rounds: 2, changes: 2 }
@@ -134,8 +142,8 @@ const scaleOptions: ScaleOptions = quick
 const firstCallOptions: FirstCallOptions = quick
   ? { coldStarts: 1, tokens: 5, waitForQuiet: false }
   : { coldStarts: 3, tokens: 100, waitForQuiet: true };
+const runScale = values.only !== "hot" && values.only !== "contestants";
 const runHot = values.only !== "scale";
-const runScale = values.only !== "hot";
 // Only a complete, plain run replaces the documented results: not a smoke, a part, a profiled
 // run (the profiler slows what it watches) or a what-if with other node flags.
 const write =
@@ -237,6 +245,7 @@ async function hotPath(
   plans: HotPlans,
   issuer: BenchIssuer,
   exchange: BenchExchangeServer,
+  collector: BenchCollector,
 ): Promise<ContestantResult[]> {
   const scenario = async (label: string, planId: string) => {
     const role = `hot-${label}`;
@@ -248,6 +257,16 @@ async function hotPath(
     direct,
     passThrough,
     atrium("atrium (no auth)", { ...(await scenario("open", plans.open.id)), auth: "none" }),
+    atrium("atrium (tracing 1 %)", {
+      ...(await scenario("traced-1", plans.open.id)),
+      auth: "none",
+      tracing: { ratio: 0.01, collector },
+    }),
+    atrium("atrium (tracing 100 %)", {
+      ...(await scenario("traced-100", plans.open.id)),
+      auth: "none",
+      tracing: { ratio: 1, collector },
+    }),
     atrium("atrium (API key)", {
       ...(await scenario("keyed", plans.keyed.id)),
       auth: "apiKey",
@@ -371,6 +390,8 @@ const scratchDir = scratchFolder("gateway-bench");
 let failed = false;
 let closeIssuer: () => Promise<void> = async () => undefined;
 let closeExchange: () => Promise<void> = async () => undefined;
+// Started only when a traced contestant runs.
+const collector = new BenchCollector();
 try {
   const { context, admin } = await startBenchContext({
     scratchDir,
@@ -384,10 +405,12 @@ try {
   const exchange = await BenchExchangeServer.start(issuer);
   closeExchange = () => exchange.close();
   const plans = runHot ? await createHotPlans(context, admin, issuer, exchange) : undefined;
-  const results = plans ? await hotPath(context, admin, plans, issuer, exchange) : undefined;
+  const results = plans ? await hotPath(context, admin, plans, issuer, exchange, collector) : undefined;
+  // Its file of every span of the traced contestants is not needed past the hot path.
+  await collector.stop();
   let first: FirstCallResult | undefined;
   let authCost: AuthCostResult | undefined;
-  if (plans) {
+  if (plans && values.only !== "contestants") {
     try {
       authCost = await authCostOnOneGateway(context, admin, plans, issuer);
     } catch (error) {
@@ -435,5 +458,6 @@ try {
   await stopAll();
   await closeIssuer();
   await closeExchange();
+  await collector.stop();
 }
 process.exit(failed ? 1 : 0);
