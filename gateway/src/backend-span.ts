@@ -6,7 +6,16 @@
  * `baggage` only when the plan forwards that header. Never a URL with argument values, a query
  * string, a header value or a body.
  */
-import { context, type Span, SpanKind, SpanStatusCode, type Tracing } from "@atrium/contract/telemetry";
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracing,
+  trace,
+} from "@atrium/contract/telemetry";
 import type { Metadata } from "@grpc/grpc-js";
 import { grpcCodeName } from "./grpc/status.ts";
 import type { BackendRequest } from "./tools/request.ts";
@@ -27,7 +36,8 @@ export type SpanOutcome =
 
 /**
  * Starts the span of a call to `origin` and writes its context into `headers` (HTTP) or
- * `metadata` (gRPC). `basePath`: the endpoint's own path, prefixed to a template.
+ * `metadata` (gRPC). `basePath`: the endpoint's own path, prefixed to a template. Undefined when
+ * the request's span is not recorded: the call's would not be either (see below), so none is made.
  */
 export function startBackendSpan(
   tracing: Tracing,
@@ -36,37 +46,69 @@ export function startBackendSpan(
   call: BackendRequest,
   route: BackendRoute | undefined,
   carrier: { headers: Record<string, string>; metadata?: Metadata; baggage: boolean },
-): Span {
-  const url = new URL(origin);
-  const attributes: Record<string, string | number> = { "server.address": url.hostname };
-  if (url.port) attributes["server.port"] = Number(url.port);
-  let name: string;
-  if (call.grpc) {
-    // `/package.Service/Method`: names only, no argument ever gets into a gRPC path.
-    const method = call.path.startsWith("/") ? call.path.slice(1) : call.path;
-    name = method;
-    attributes["rpc.system.name"] = "grpc";
-    attributes["rpc.method"] = method;
-  } else {
-    const template = route?.template !== undefined ? joinTemplate(basePath, route.template) : undefined;
-    name = template !== undefined ? `${call.method} ${template}` : call.method;
-    attributes["http.request.method"] = call.method;
-    if (template !== undefined) attributes["url.template"] = template;
-    attributes["url.scheme"] = url.protocol.slice(0, -1);
-    if (route?.graphql) {
-      attributes["graphql.operation.type"] = route.graphql.type;
-      attributes["graphql.operation.name"] = route.graphql.name;
-    }
-  }
+): Span | undefined {
   const active = context.active();
-  const span = tracing.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, active);
+  const parent = trace.getSpan(active);
+  // Every sampler the SDK takes from the environment leaves a child of an unrecorded span
+  // unrecorded (parent-based: the parent's decision; a ratio: the same trace id, the same
+  // answer). So no span for it: the backend gets the request span's context, flagged unsampled,
+  // which W3C asks to pass on all the same.
+  if (parent && !parent.isRecording()) {
+    write(tracing, parent, active, carrier);
+    return undefined;
+  }
+  // `/package.Service/Method`: names only, no argument ever gets into a gRPC path.
+  const method = call.grpc ? (call.path.startsWith("/") ? call.path.slice(1) : call.path) : undefined;
+  const template =
+    method === undefined && route?.template !== undefined ? joinTemplate(basePath, route.template) : undefined;
+  const name = method ?? (template !== undefined ? `${call.method} ${template}` : call.method);
+  const span = tracing.tracer.startSpan(name, { kind: SpanKind.CLIENT }, active);
+  // Attributes only for a recorded span (the SDK's samplers never read them): an unsampled call
+  // skips parsing its origin. Its context goes to the backend all the same, flagged unsampled.
+  if (span.isRecording()) span.setAttributes(attributesOf(origin, call, route, method, template));
+  write(tracing, span, active, carrier);
+  return span;
+}
+
+/** Writes `span`'s W3C context (and the client's baggage when forwarded) into the call's headers or metadata. */
+function write(
+  tracing: Tracing,
+  span: Span,
+  active: Context,
+  carrier: { headers: Record<string, string>; metadata?: Metadata; baggage: boolean },
+): void {
   const written: Record<string, string> = {};
   tracing.inject(span, written, { baggage: carrier.baggage, from: active });
   for (const [key, value] of Object.entries(written)) {
     carrier.headers[key] = value;
     carrier.metadata?.set(key, value);
   }
-  return span;
+}
+
+/** The span's attributes: the server, and the gRPC method (`method`) or the HTTP call and its template. */
+function attributesOf(
+  origin: string,
+  call: BackendRequest,
+  route: BackendRoute | undefined,
+  method: string | undefined,
+  template: string | undefined,
+): Attributes {
+  const url = new URL(origin);
+  const attributes: Attributes = { "server.address": url.hostname };
+  if (url.port) attributes["server.port"] = Number(url.port);
+  if (method !== undefined) {
+    attributes["rpc.system.name"] = "grpc";
+    attributes["rpc.method"] = method;
+    return attributes;
+  }
+  attributes["http.request.method"] = call.method;
+  if (template !== undefined) attributes["url.template"] = template;
+  attributes["url.scheme"] = url.protocol.slice(0, -1);
+  if (route?.graphql) {
+    attributes["graphql.operation.type"] = route.graphql.type;
+    attributes["graphql.operation.name"] = route.graphql.name;
+  }
+  return attributes;
 }
 
 /** Ends the span with what the backend answered: its status (HTTP or gRPC), or why there was no answer. */

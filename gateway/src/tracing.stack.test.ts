@@ -170,6 +170,30 @@ describe("tracing through the gateway", () => {
     expect(received?.headers.tracestate).toBe("vendor=abc");
   });
 
+  it("passes a client's unsampled trace on to the backend, unsampled, and records none of it", async () => {
+    const unsampled = randomBytes(16).toString("hex");
+    const sampled = randomBytes(16).toString("hex");
+    const client = await connectModernClient(url, stack.apiKey);
+    try {
+      for (const [traceId, petId, flags] of [
+        [unsampled, 1, "00"],
+        [sampled, 2, "01"],
+      ] as const) {
+        const _meta = { traceparent: `00-${traceId}-${clientSpan()}-${flags}` };
+        const result = await client.callTool({ name: "getPet", arguments: { petId }, _meta });
+        expect(result.isError).toBeFalsy();
+      }
+    } finally {
+      await client.close();
+    }
+    // The backend learns the trace it is part of, flagged unsampled (W3C: passed on all the same).
+    const received = stack.backend.received.findLast((request) => request.url === "/api/pets/1");
+    expect(received?.headers.traceparent).toMatch(new RegExp(`^00-${unsampled}-[0-9a-f]{16}-00$`));
+    // Exported after it, the sampled call's spans are there; none of the unsampled one's.
+    const spans = await collector.waitForSpans((found) => found.filter((s) => s.traceId === sampled).length >= 2);
+    expect(spans.filter((span) => span.traceId === unsampled)).toEqual([]);
+  });
+
   it("continues the traceparent header of a 2025 session (v1), one trace per call", async () => {
     const traceId = randomBytes(16).toString("hex");
     const parent = clientSpan();

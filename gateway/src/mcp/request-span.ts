@@ -13,6 +13,7 @@ import {
   type Attributes,
   context,
   parentOf,
+  type Span,
   SpanKind,
   SpanStatusCode,
   type Tracing,
@@ -42,18 +43,29 @@ export function tracedRequests(
     const meta = message?.params?._meta;
     const span = tracing.tracer.startSpan(
       target ? `${method} ${target.name}` : method,
-      { kind: SpanKind.SERVER, attributes: attributesOf(request, method, message, served, target, meta) },
+      { kind: SpanKind.SERVER },
       parentOf(tracing, request.headers, meta),
     );
-    reply.raw.once("close", () => {
-      const status = reply.raw.statusCode;
-      span.setAttribute("http.response.status_code", status);
-      if (status >= 500 && !errorMarked.has(span)) span.setAttribute("error.type", String(status));
-      if (status >= 500 || errorMarked.has(span)) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    });
+    // The samplers the SDK offers decide on the trace (a ratio, the parent), never on attributes:
+    // an unsampled request (most, at a low ratio) skips building them and waiting for its end.
+    // Its span's context still nests the backend call's, whose traceparent goes out unsampled.
+    if (span.isRecording()) {
+      span.setAttributes(attributesOf(request, method, message, served, target, meta));
+      endOnClose(span, reply);
+    }
     return context.with(trace.setSpan(context.active(), span), () => handler(request, reply));
   };
+}
+
+/** Ends `span` when the answer has gone out (a stream included), with the HTTP status and outcome. */
+function endOnClose(span: Span, reply: FastifyReply): void {
+  reply.raw.once("close", () => {
+    const status = reply.raw.statusCode;
+    span.setAttribute("http.response.status_code", status);
+    if (status >= 500 && !errorMarked.has(span)) span.setAttribute("error.type", String(status));
+    if (status >= 500 || errorMarked.has(span)) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  });
 }
 
 /** Spans whose request already failed as JSON-RPC or as a tool (their error.type is set). */
