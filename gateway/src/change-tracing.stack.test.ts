@@ -7,23 +7,19 @@
  * in this one process, exporting through the same SDK, as separate processes would.
  */
 import { randomBytes } from "node:crypto";
-import { startTracing, type Tracing } from "@atrium/contract/telemetry";
-import { spanNamed, startCollector, type TestCollector } from "@atrium/test-collector";
+import { spanNamed, type TestCollector } from "@atrium/test-collector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
-import { type Stack, startStack, waitFor } from "./testing.ts";
+import { type Stack, startStack, startTracedProcess, waitFor } from "./testing.ts";
 
 let collector: TestCollector;
-let traces: Tracing | undefined;
+let traced: Awaited<ReturnType<typeof startTracedProcess>>;
 let stack: Stack;
 let gateway: Gateway;
-const saved = { ...process.env };
 
 beforeAll(async () => {
-  collector = await startCollector();
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
-  process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
-  traces = await startTracing({ name: "atrium-test", version: "test" }, () => import("@opentelemetry/sdk-node"));
+  traced = await startTracedProcess("atrium-test");
+  collector = traced.collector;
   stack = await startStack();
   gateway = await stack.startGateway();
   await waitFor(() => gateway.registry.byId(stack.expositionId) !== undefined, "the Exposition served");
@@ -31,9 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  await traces?.shutdown();
-  await collector?.stop();
-  process.env = saved;
+  await traced?.stop();
 });
 
 const SERVER = 2;

@@ -5,34 +5,25 @@
  * call's trace is never one.
  */
 import { randomBytes } from "node:crypto";
-import { startTracing, type Tracing } from "@atrium/contract/telemetry";
-import { startCollector, type TestCollector } from "@atrium/test-collector";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "./gateway.ts";
 import { managementUrl } from "./server.ts";
-import { modernRequest, type Stack, startStack } from "./testing.ts";
+import { modernRequest, type Stack, startStack, startTracedProcess } from "./testing.ts";
 
-let collector: TestCollector;
-let traces: Tracing | undefined;
+let traced: Awaited<ReturnType<typeof startTracedProcess>>;
 let stack: Stack;
 let gateway: Gateway;
-const saved = { ...process.env };
 
 beforeAll(async () => {
-  collector = await startCollector();
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
-  process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
-  traces = await startTracing({ name: "atrium-gateway", version: "test" }, () => import("@opentelemetry/sdk-node"));
+  traced = await startTracedProcess();
   stack = await startStack();
   gateway = await stack.startGateway();
 }, 300_000);
 
 afterAll(async () => {
   await stack?.close();
-  await traces?.shutdown();
-  await collector?.stop();
-  process.env = saved;
+  await traced?.stop();
 });
 
 async function callGetPet(traceparent: string): Promise<void> {

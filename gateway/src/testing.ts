@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { startTracing } from "@atrium/contract/telemetry";
 import {
   type Exposed,
   expose,
@@ -13,6 +14,7 @@ import {
   useDuringTests,
 } from "@atrium/control-plane/testing";
 import { recordSecret, recordSecretFields, testLogFile, testLogging } from "@atrium/reliability/secrets";
+import { startCollector, type TestCollector } from "@atrium/test-collector";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -440,4 +442,27 @@ export async function withClient<C extends { close(): Promise<void> }>(
   } finally {
     await client.close();
   }
+}
+
+/**
+ * This test process traced as production is, to a real collector: OTEL_EXPORTER_OTLP_ENDPOINT set
+ * (the SDK reads it from the environment) and the SDK started. `stop` shuts the SDK down, stops
+ * the collector and restores the environment. The SDK is process-wide: one per test file.
+ */
+export async function startTracedProcess(
+  service = "atrium-gateway",
+): Promise<{ collector: TestCollector; stop(): Promise<void> }> {
+  const saved = { ...process.env };
+  const collector = await startCollector();
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
+  process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
+  const traces = await startTracing({ name: service, version: "test" }, () => import("@opentelemetry/sdk-node"));
+  return {
+    collector,
+    async stop() {
+      await traces?.shutdown();
+      await collector.stop();
+      process.env = saved;
+    },
+  };
 }

@@ -11,36 +11,31 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
-import { startTracing, type Tracing } from "@atrium/contract/telemetry";
 import { expose, storeSdl } from "@atrium/control-plane/testing";
 import { testLogFile } from "@atrium/reliability/secrets";
-import { type CollectedSpan, startCollector, type TestCollector } from "@atrium/test-collector";
+import type { CollectedSpan, TestCollector } from "@atrium/test-collector";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createHandler } from "graphql-http/lib/use/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GrpcPetstore, PETSTORE_PROTO, startGrpcPetstore } from "./grpc/testing.ts";
-import { connectModernClient, listenLocally, type Stack, startStack, waitFor } from "./testing.ts";
+import { connectModernClient, listenLocally, type Stack, startStack, startTracedProcess, waitFor } from "./testing.ts";
 
 // graphql-http loads graphql as Node resolves it (CommonJS): the schema must come from that copy.
 const { buildSchema } = createRequire(import.meta.url)("graphql") as typeof import("graphql");
 
 let collector: TestCollector;
-let traces: Tracing | undefined;
+let traced: Awaited<ReturnType<typeof startTracedProcess>>;
 let stack: Stack;
 let url: string;
 let logFile: string;
 let grpcBackend: GrpcPetstore;
 let graphqlBackend: Awaited<ReturnType<typeof listenLocally>> & { traceparents: (string | undefined)[] };
 const other = { grpc: "", graphql: "" };
-const saved = { ...process.env };
 
 beforeAll(async () => {
-  collector = await startCollector();
-  // What an operator sets; the SDK reads it from the environment, as in production.
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
-  process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
-  traces = await startTracing({ name: "atrium-gateway", version: "test" }, () => import("@opentelemetry/sdk-node"));
+  traced = await startTracedProcess();
+  collector = traced.collector;
   stack = await startStack();
   // In the run dir, where the secrets scan reads it (and the collector's files) at the end of the run.
   const inRunDir = testLogFile("gateway-traced");
@@ -73,9 +68,7 @@ afterAll(async () => {
   await stack?.close();
   await grpcBackend?.close();
   await graphqlBackend?.close();
-  await traces?.shutdown();
-  await collector?.stop();
-  process.env = saved;
+  await traced?.stop();
 });
 
 const keys = { grpc: "", graphql: "" };
