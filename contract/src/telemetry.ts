@@ -23,11 +23,20 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
+import type { IdGenerator } from "./root-sampling.ts";
 
 export { type Attributes, type Context, context, type Link, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace };
 
 export interface Tracing {
   readonly tracer: Tracer;
+  /**
+   * For a request that carries no trace context (`carriesTraceContext`): its span when the
+   * configured sampler drops its trace, decided without the SDK (root-sampling.ts),
+   * non-recording, its context flagged unsampled, and kept for `request` (the request's headers
+   * object) for `requestSpan` and `withinRequest`. Undefined when the sampler keeps the root:
+   * then start the SDK's span right away, which takes the trace id drawn here.
+   */
+  dropRoot(request: object): Span | undefined;
   /** The W3C trace context (traceparent, tracestate) of a carrier: HTTP headers or an MCP `_meta`. */
   extract(carrier: Readonly<Record<string, unknown>>): Context;
   /** Writes the W3C trace context of `span` into `carrier`, with the baggage of `from` only when `baggage`. */
@@ -58,6 +67,7 @@ export interface NodeSdkModule {
   NodeSDK: new (config: {
     serviceName?: string;
     instrumentations?: never[];
+    idGenerator?: IdGenerator;
   }) => { start(): void; shutdown(): Promise<void> };
 }
 
@@ -76,21 +86,29 @@ export async function startTracing(
   if (current || !tracingRequested(env)) return current;
   env.OTEL_METRICS_EXPORTER ??= "none";
   env.OTEL_LOGS_EXPORTER ??= "none";
-  const [{ NodeSDK }, { W3CTraceContextPropagator, W3CBaggagePropagator }] = await Promise.all([
+  const [{ NodeSDK }, { W3CTraceContextPropagator, W3CBaggagePropagator }, { RootSampling }] = await Promise.all([
     loadSdk(),
     import("@opentelemetry/core"),
+    import("./root-sampling.ts"),
   ]);
   const named = env.OTEL_SERVICE_NAME || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? "");
+  const roots = new RootSampling();
   const sdk = new NodeSDK({
     ...(named ? {} : { serviceName: service.name }),
     // Spans are made by Atrium's own code, with its attributes: no auto-instrumentation.
     instrumentations: [],
+    idGenerator: roots.ids,
   });
   sdk.start();
   const traceContext: TextMapPropagator = new W3CTraceContextPropagator();
   const baggage: TextMapPropagator = new W3CBaggagePropagator();
   current = {
     tracer: trace.getTracer(service.name, service.version),
+    dropRoot(request) {
+      const dropped = roots.dropped();
+      if (dropped) droppedSpans.set(request, dropped);
+      return dropped;
+    },
     extract: (carrier) => baggage.extract(traceContext.extract(ROOT_CONTEXT, carrier, metaGetter), carrier, metaGetter),
     inject(span, carrier, options) {
       const withSpan = trace.setSpan(options?.from ?? ROOT_CONTEXT, span);
@@ -103,6 +121,29 @@ export async function startTracing(
     },
   };
   return current;
+}
+
+/**
+ * The spans of requests dropped before the SDK (`dropRoot`), by request. Such a request does not
+ * run as the active context: at 1 % sampling, running every dropped request in one cost the
+ * gateway's throughput more than the target allows (performance.md, "Tracing cost"). So its
+ * work finds its span here, by the request's headers object, which it is handed anyway.
+ */
+const droppedSpans = new WeakMap<object, Span>();
+
+/** The span `request`'s work nests in: the active one, or the request's own when its trace was dropped. */
+export function requestSpan(request: object): Span | undefined {
+  return trace.getActiveSpan() ?? droppedSpans.get(request);
+}
+
+/**
+ * Runs `work` in the context of `request`'s span when its trace was dropped, so spans `work`
+ * would start know their trace is not sampled (`inSpan` then starts none); else runs it as is.
+ * For the few steps of a request that may start spans of their own (an OAuth check, a token request).
+ */
+export function withinRequest<T>(request: object, work: () => T): T {
+  const dropped = trace.getActiveSpan() ? undefined : droppedSpans.get(request);
+  return dropped ? context.with(trace.setSpan(ROOT_CONTEXT, dropped), work) : work();
 }
 
 /** Reads string members only: an MCP `_meta` is the client's JSON, and a header may repeat. */
@@ -123,10 +164,17 @@ const setter = {
 
 /** The parent a request's server span continues: `_meta.traceparent` when the message has one, else the HTTP header. */
 export function parentOf(tracing: Tracing, headers: IncomingHttpHeaders, meta: unknown): Context {
-  if (typeof meta === "object" && meta !== null && typeof (meta as { traceparent?: unknown }).traceparent === "string")
-    return tracing.extract(meta as Record<string, unknown>);
+  if (metaTraceparent(meta)) return tracing.extract(meta as Record<string, unknown>);
   return tracing.extract(headers as Record<string, unknown>);
 }
+
+/** Whether a request names a trace to continue (a `traceparent` in `_meta` or the headers), without parsing it. */
+export function carriesTraceContext(headers: IncomingHttpHeaders, meta: unknown): boolean {
+  return headers.traceparent !== undefined || metaTraceparent(meta);
+}
+
+const metaTraceparent = (meta: unknown) =>
+  typeof meta === "object" && meta !== null && typeof (meta as { traceparent?: unknown }).traceparent === "string";
 
 /**
  * Writes the active span's W3C context (traceparent, tracestate; never baggage) into `carrier`:
@@ -191,6 +239,10 @@ export async function inSpan<T>(
 ): Promise<T> {
   const traced = current;
   if (!traced) return work(undefined);
+  // A child of a span not recorded is not recorded either (parent-based samplers; a ratio gives
+  // the same trace id the same answer): none is started, and what `work` starts is not either.
+  const parent = trace.getActiveSpan();
+  if (parent && !parent.isRecording()) return work(undefined);
   return traced.tracer.startActiveSpan(name, options, async (span) => {
     try {
       const result = await work(span);

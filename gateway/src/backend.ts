@@ -34,7 +34,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { CompiledExposition } from "@atrium/contract";
-import { tracing } from "@atrium/contract/telemetry";
+import { tracing, withinRequest } from "@atrium/contract/telemetry";
 import { tlsFailure } from "@atrium/contract/tls-failure";
 import { circuitBreaker } from "@atrium/crds";
 import type { Metadata } from "@grpc/grpc-js";
@@ -204,7 +204,8 @@ export class Backends {
     let forgetBearer: (() => void) | undefined;
     if (secret?.source === "oauth2ClientCredentials" || secret?.source === "tokenExchange") {
       // The token counts against the call's time, like the wait for a connection.
-      const got = await this.backendToken(plan, clientHeaders, scope, timeoutMs);
+      // In the request's context when its trace was dropped: the token request's span is then not made.
+      const got = await withinRequest(clientHeaders, () => this.backendToken(plan, clientHeaders, scope, timeoutMs));
       if (got.kind !== "bearer") return got;
       bearer = got.token;
       forgetBearer = got.forget;
@@ -278,7 +279,7 @@ export class Backends {
     }
     const traced = tracing();
     const span = traced
-      ? startBackendSpan(traced, target.origin, backend.basePath, call, scope.route, {
+      ? startBackendSpan(traced, clientHeaders, target.origin, backend.basePath, call, scope.route, {
           headers,
           metadata,
           baggage: forwardsBaggage(plan),

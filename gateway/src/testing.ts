@@ -447,15 +447,18 @@ export async function withClient<C extends { close(): Promise<void> }>(
 /**
  * This test process traced as production is, to a real collector: OTEL_EXPORTER_OTLP_ENDPOINT set
  * (the SDK reads it from the environment) and the SDK started. `stop` shuts the SDK down, stops
- * the collector and restores the environment. The SDK is process-wide: one per test file.
+ * the collector and restores the environment. The SDK is process-wide: one per test file. `env`:
+ * more `OTEL_*` variables (a sampler).
  */
 export async function startTracedProcess(
   service = "atrium-gateway",
+  env: Record<string, string> = {},
 ): Promise<{ collector: TestCollector; stop(): Promise<void> }> {
   const saved = { ...process.env };
   const collector = await startCollector();
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.otlpHttpEndpoint;
   process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
+  Object.assign(process.env, env);
   const traces = await startTracing({ name: service, version: "test" }, () => import("@opentelemetry/sdk-node"));
   return {
     collector,

@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { inSpan, tracing } from "@atrium/contract/telemetry";
+import { inSpan, tracing, withinRequest } from "@atrium/contract/telemetry";
 import { type ServedExposition, sha256 } from "../registry.ts";
 import { type BearerVerifiers, checkAccess, type TokenPrincipal } from "./bearer.ts";
 import type { IssuerKeys } from "./issuer-keys.ts";
@@ -77,11 +77,13 @@ export class ClientAuthenticator {
     if (!served.exposition.plan.oauth) return served.apiKeyHash ? API_KEY : OPEN;
     // The one check that may wait (for the issuer's keys): a span of its own when tracing.
     if (!tracing()) return this.authenticateBearer(headers, served, byId);
-    return inSpan("verify access token", { attributes: { "atrium.auth.mode": "oauth" } }, (span) =>
-      this.authenticateBearer(headers, served, byId).catch((error: unknown) => {
-        if (error instanceof AuthRefusal) span?.setAttribute("atrium.auth.refusal", error.reason);
-        throw error;
-      }),
+    return withinRequest(headers, () =>
+      inSpan("verify access token", { attributes: { "atrium.auth.mode": "oauth" } }, (span) =>
+        this.authenticateBearer(headers, served, byId).catch((error: unknown) => {
+          if (error instanceof AuthRefusal) span?.setAttribute("atrium.auth.refusal", error.reason);
+          throw error;
+        }),
+      ),
     );
   }
 

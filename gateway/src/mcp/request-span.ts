@@ -11,6 +11,8 @@
 import { createHash } from "node:crypto";
 import {
   type Attributes,
+  type Context,
+  carriesTraceContext,
   context,
   parentOf,
   type Span,
@@ -37,24 +39,43 @@ export function tracedRequests(
   return (request, reply) => {
     const body = request.body;
     const message = isJsonRpcRequest(body) ? body : undefined;
-    const method = Array.isArray(body) ? "batch" : message ? methodLabel(message.method) : "invalid";
-    const served = lookup(request);
-    const target = message && served ? targetOf(message, served) : undefined;
     const meta = message?.params?._meta;
-    const span = tracing.tracer.startSpan(
-      target ? `${method} ${target.name}` : method,
-      { kind: SpanKind.SERVER },
-      parentOf(tracing, request.headers, meta),
-    );
-    // The samplers the SDK offers decide on the trace (a ratio, the parent), never on attributes:
-    // an unsampled request (most, at a low ratio) skips building them and waiting for its end.
-    // Its span's context still nests the backend call's, whose traceparent goes out unsampled.
-    if (span.isRecording()) {
-      span.setAttributes(attributesOf(request, method, message, served, target, meta));
-      endOnClose(span, reply);
-    }
-    return context.with(trace.setSpan(context.active(), span), () => handler(request, reply));
+    // A request starting a trace its sampler drops (most, at a low ratio) never reaches the SDK,
+    // nor runs in a context: its backend calls find its span by its headers (requestSpan), and
+    // send its context on, unsampled.
+    if (!carriesTraceContext(request.headers, meta) && tracing.dropRoot(request.headers))
+      return handler(request, reply);
+    const parent = parentOf(tracing, request.headers, meta);
+    const span = startServerSpan(tracing, parent, request, reply, body, message, lookup(request));
+    // Within the client's context: its baggage (header or `_meta`) is there for the backend call.
+    return context.with(trace.setSpan(parent, span), () => handler(request, reply));
   };
+}
+
+/** The SDK's span of a request, with its attributes and ended when the answer has gone out, if recorded. */
+function startServerSpan(
+  tracing: Tracing,
+  parent: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: unknown,
+  message: JsonRpcRequest | undefined,
+  served: ServedExposition | undefined,
+): Span {
+  const method = Array.isArray(body) ? "batch" : message ? methodLabel(message.method) : "invalid";
+  const target = message && served ? targetOf(message, served) : undefined;
+  const span = tracing.tracer.startSpan(
+    target ? `${method} ${target.name}` : method,
+    { kind: SpanKind.SERVER },
+    parent,
+  );
+  // The samplers the SDK offers decide on the trace (a ratio, the parent), never on attributes:
+  // an unsampled request (its parent's decision) skips building them and waiting for its end.
+  if (span.isRecording()) {
+    span.setAttributes(attributesOf(request, method, message, served, target, message?.params?._meta));
+    endOnClose(span, reply);
+  }
+  return span;
 }
 
 /** Ends `span` when the answer has gone out (a stream included), with the HTTP status and outcome. */

@@ -1,0 +1,109 @@
+/**
+ * Tracing at a sampling ratio (issue 24), against a real OpenTelemetry Collector: a call that
+ * starts a trace is sampled before the SDK is asked (root-sampling.ts), so this checks that the
+ * gateway's decision and the SDK's agree. Every call's backend gets a traceparent; the calls it
+ * got flagged sampled are exactly those whose spans reach the collector, each with its backend
+ * call's span. And the client's baggage in `_meta` goes on to the backend only when the plan
+ * forwards `baggage`.
+ */
+import { randomBytes } from "node:crypto";
+import type { TestCollector } from "@atrium/test-collector";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectModernClient, type Stack, startStack, startTracedProcess, waitFor } from "./testing.ts";
+
+let collector: TestCollector;
+let traced: Awaited<ReturnType<typeof startTracedProcess>>;
+let stack: Stack;
+let url: string;
+const forwarding = { url: "", apiKey: "" };
+
+beforeAll(async () => {
+  traced = await startTracedProcess("atrium-gateway", {
+    OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+    OTEL_TRACES_SAMPLER_ARG: "0.5",
+  });
+  collector = traced.collector;
+  stack = await startStack();
+  const baggage = await stack.expose("fixture-baggage", {
+    plan: { apiKey: true, headerPolicy: { forwardRequestHeaders: ["baggage"] } },
+  });
+  const gateway = await stack.startGateway();
+  for (const id of [stack.expositionId, baggage.expositionId])
+    await waitFor(() => gateway.registry.byId(id) !== undefined, `exposition ${id} served`);
+  url = `${gateway.url}${stack.mcpPath}`;
+  forwarding.url = `${gateway.url}/mcp/${baggage.expositionId}`;
+  forwarding.apiKey = baggage.apiKey ?? "";
+}, 300_000);
+
+afterAll(async () => {
+  await stack?.close();
+  await traced?.stop();
+});
+
+const SERVER = 2;
+const CLIENT = 3;
+const BACKEND_TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-(0[01])$/;
+
+describe("tracing at a sampling ratio", () => {
+  it("records exactly the calls whose trace it sent on sampled, each with its backend call", async () => {
+    const calls = 60;
+    const client = await connectModernClient(url, stack.apiKey);
+    const seen = stack.backend.received.length;
+    try {
+      for (let call = 0; call < calls; call++) {
+        const result = await client.callTool({ name: "getPet", arguments: { petId: 1 } });
+        expect(result.isError).toBeFalsy();
+      }
+    } finally {
+      await client.close();
+    }
+    const sent = stack.backend.received.slice(seen).map((request) => {
+      const match = BACKEND_TRACEPARENT.exec(String(request.headers.traceparent));
+      if (!match) throw new Error(`the backend got traceparent ${request.headers.traceparent}`);
+      return { traceId: String(match[1]), sampled: match[2] === "01" };
+    });
+    expect(sent).toHaveLength(calls);
+    const sampled = sent.filter((call) => call.sampled).map((call) => call.traceId);
+    const dropped = sent.filter((call) => !call.sampled).map((call) => call.traceId);
+    // At 0.5, 60 calls all one way has a chance of 2⁻⁵⁹.
+    expect(sampled.length).toBeGreaterThan(0);
+    expect(dropped.length).toBeGreaterThan(0);
+    // One trace per call.
+    expect(new Set(sent.map((call) => call.traceId)).size).toBe(calls);
+    const spans = await collector.waitForSpans((found) => {
+      const ids = new Set(found.filter((span) => span.kind === CLIENT).map((span) => span.traceId));
+      return sampled.every((traceId) => ids.has(traceId));
+    }, 20_000);
+    for (const traceId of sampled) {
+      const server = spans.find((span) => span.traceId === traceId && span.kind === SERVER);
+      expect(server?.name).toBe("tools/call getPet");
+      // A root: the trace began at the gateway, with the id the backend got.
+      expect(server?.parentSpanId).toBeUndefined();
+      const backend = spans.find((span) => span.traceId === traceId && span.kind === CLIENT);
+      expect(backend?.parentSpanId).toBe(server?.spanId);
+    }
+    const recorded = new Set(spans.map((span) => span.traceId));
+    expect(dropped.filter((traceId) => recorded.has(traceId))).toEqual([]);
+  });
+
+  it("passes the baggage in a client's _meta on to a backend whose plan forwards baggage, and only there", async () => {
+    const traceId = randomBytes(16).toString("hex");
+    const traceparent = `00-${traceId}-${randomBytes(8).toString("hex")}-01`;
+    const seen = stack.backend.received.length;
+    for (const target of [forwarding, { url, apiKey: stack.apiKey }]) {
+      const client = await connectModernClient(target.url, target.apiKey);
+      try {
+        const _meta = { traceparent, baggage: "tenant=acme" };
+        expect((await client.callTool({ name: "getPet", arguments: { petId: 1 }, _meta })).isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+    }
+    const [forwarded, kept] = stack.backend.received.slice(seen);
+    expect(forwarded?.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    expect(forwarded?.headers.baggage).toBe("tenant=acme");
+    // The stack's own plan forwards no baggage: it stays at the gateway.
+    expect(kept?.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    expect(kept?.headers.baggage).toBeUndefined();
+  });
+});
