@@ -125,9 +125,9 @@ export async function startTracing(
 
 /**
  * The spans of requests dropped before the SDK (`dropRoot`), by request. Such a request does not
- * run as the active context: at 1 % sampling, running every dropped request in one cost the
- * gateway's throughput more than the target allows (performance.md, "Tracing cost"). So its
- * work finds its span here, by the request's headers object, which it is handed anyway.
+ * run as the active context, which would cost each of them (most, at a low ratio) an
+ * AsyncLocalStorage frame for what records nothing. So its work finds its span here, by the
+ * request's headers object, which it is handed anyway.
  */
 const droppedSpans = new WeakMap<object, Span>();
 
