@@ -142,6 +142,7 @@ export function requestSpan(request: object): Span | undefined {
  * For the few steps of a request that may start spans of their own (an OAuth check, a token request).
  */
 export function withinRequest<T>(request: object, work: () => T): T {
+  if (!current) return work();
   const dropped = trace.getActiveSpan() ? undefined : droppedSpans.get(request);
   return dropped ? context.with(trace.setSpan(ROOT_CONTEXT, dropped), work) : work();
 }
