@@ -6,16 +6,15 @@
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { makeCerts } from "./certs.ts";
 import { kubeconfigJson } from "./kubeconfig.ts";
 import { freePorts } from "./ports.ts";
-import { type ManagedProcess, onProcessExit, startProcess, startWatchdog } from "./processes.ts";
-import { httpsGet, seconds, waitUntilReady } from "./wait.ts";
+import { seconds, startInTempDir } from "./processes.ts";
+import { httpsGet, waitUntilReady } from "./wait.ts";
 
 export interface KubeTestEnv {
   /** https://127.0.0.1:<port> */
@@ -87,33 +86,10 @@ export async function startKubeTestEnv(options: KubeTestEnvOptions = {}): Promis
   const log = options.log ?? (() => {});
   const startedAt = Date.now();
   const bins = kubeBinaries();
-  const dir = await mkdtemp(join(tmpdir(), "atrium-kube-testenv-"));
-  const watchdog = startWatchdog(dir);
-  const children: ManagedProcess[] = [];
-  const removeExitHook = onProcessExit(() => {
-    for (const child of children) child.killNow();
-    watchdog.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
-      const stopStartedAt = Date.now();
-      // Reverse start order: kube-apiserver must not outlive the etcd it writes to.
-      for (const child of children.toReversed()) await child.stop(STOP_GRACE_MS);
-      watchdog.dispose();
-      await rm(dir, { recursive: true, force: true });
-      removeExitHook();
-      log(`kube-testenv: stopped in ${seconds(Date.now() - stopStartedAt)}`);
-    })();
-    return stopping;
-  };
-  const launch = (name: string, command: string, args: string[]) => {
-    const child = startProcess(name, command, args, log, childEnv());
-    children.push(child);
-    if (child.pid !== undefined) watchdog.track(child.pid);
-    return child;
-  };
+  // Stopped in reverse start order: kube-apiserver must not outlive the etcd it writes to.
+  const processes = await startInTempDir({ name: "kube-testenv", graceMs: STOP_GRACE_MS, log });
+  const { dir, stop } = processes;
+  const launch = (name: string, command: string, args: string[]) => processes.launch(name, command, args, childEnv());
 
   try {
     const [etcdPort, etcdPeerPort, apiserverPort] = await freePorts(3);
@@ -188,8 +164,11 @@ export {
   isAlive,
   type ManagedProcess,
   onProcessExit,
+  seconds,
+  startInTempDir,
   startProcess,
   startWatchdog,
+  type TempDirProcesses,
   type Watchdog,
 } from "./processes.ts";
-export { httpsGet, seconds, waitUntilReady } from "./wait.ts";
+export { httpsGet, waitUntilReady } from "./wait.ts";

@@ -4,7 +4,11 @@
  * synchronous 'exit' hook, and a watchdog shell for deaths by signal, when Node runs no hooks.
  */
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import type { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 export { isAlive } from "@atrium/contract/process-lifecycle";
@@ -75,6 +79,11 @@ export function startProcess(
   };
 }
 
+/** "1.2 s" */
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
 const exitCleanups = new Set<() => void>();
 
 /** Runs `cleanup` (synchronous only) if the test process exits; returns the unregister function. */
@@ -141,6 +150,59 @@ export function startWatchdog(dir: string, cleanup: string[] = []): Watchdog {
       // Kill before closing stdin: EOF alone would make it kill pids that may since be reused.
       child.kill("SIGKILL");
       child.stdin.destroy();
+    },
+  };
+}
+
+/** Binaries running out of a temp dir of their own; see {@link startInTempDir}. */
+export interface TempDirProcesses {
+  dir: string;
+  /** Starts a binary; its pid goes to the watchdog. */
+  launch(name: string, command: string, args: string[], env?: NodeJS.ProcessEnv): ManagedProcess;
+  /** Stops the binaries (reverse start order), runs `beforeRemove`, removes the dir; idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A temp dir `<tmp>/atrium-<name>-…` for binaries that `launch` starts. `stop()` ends them
+ * gracefully, removes the dir and logs `<name>: stopped in …`; if the test process exits first,
+ * the exit hook kills them and removes it, and on a death by signal the watchdog does.
+ */
+export async function startInTempDir(options: {
+  name: string;
+  graceMs: number;
+  log: (line: string) => void;
+  /** After the binaries stopped, before the dir goes (e.g. keeping files for the secrets scan). */
+  beforeRemove?: (dir: string) => Promise<void>;
+}): Promise<TempDirProcesses> {
+  const dir = await mkdtemp(join(tmpdir(), `atrium-${options.name}-`));
+  const watchdog = startWatchdog(dir);
+  const children: ManagedProcess[] = [];
+  const removeExitHook = onProcessExit(() => {
+    for (const child of children) child.killNow();
+    watchdog.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  let stopping: Promise<void> | undefined;
+  return {
+    dir,
+    launch(name, command, args, env) {
+      const child = startProcess(name, command, args, options.log, env);
+      children.push(child);
+      if (child.pid !== undefined) watchdog.track(child.pid);
+      return child;
+    },
+    stop() {
+      stopping ??= (async () => {
+        const startedAt = Date.now();
+        for (const child of children.toReversed()) await child.stop(options.graceMs);
+        watchdog.dispose();
+        await options.beforeRemove?.(dir);
+        await rm(dir, { recursive: true, force: true });
+        removeExitHook();
+        options.log(`${options.name}: stopped in ${seconds(Date.now() - startedAt)}`);
+      })();
+      return stopping;
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { request } from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ManagedProcess } from "./processes.ts";
+import { type ManagedProcess, seconds } from "./processes.ts";
 
 const STDERR_TAIL_LINES = 40;
 
@@ -63,9 +63,4 @@ export function httpsGet(url: string, ca: string, token: string): Promise<{ stat
     req.on("error", reject);
     req.end();
   });
-}
-
-/** "1.2 s" */
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }

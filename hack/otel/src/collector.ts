@@ -4,20 +4,11 @@
  * signal, writing OTLP/JSON lines into the collector's temp dir), stopped with its temp dir removed.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
+import { cp, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  freePorts,
-  type ManagedProcess,
-  onProcessExit,
-  seconds,
-  startProcess,
-  startWatchdog,
-  waitUntilReady,
-} from "@atrium/kube-testenv";
+import { freePorts, seconds, startInTempDir, waitUntilReady } from "@atrium/kube-testenv";
 import { type CollectedSpan, readSpans } from "./spans.ts";
 
 export interface TestCollector {
@@ -118,27 +109,14 @@ export async function startCollector(options: TestCollectorOptions = {}): Promis
   const log = options.log ?? (() => {});
   const startedAt = Date.now();
   const command = collectorBinary();
-  const dir = await mkdtemp(join(tmpdir(), "atrium-otelcol-"));
-  const watchdog = startWatchdog(dir);
-  let child: ManagedProcess | undefined;
-  const removeExitHook = onProcessExit(() => {
-    child?.killNow();
-    watchdog.dispose();
-    rmSync(dir, { recursive: true, force: true });
+  // Stopping sends SIGTERM: the collector shuts its pipelines down, and the file exporters flush and close.
+  const processes = await startInTempDir({
+    name: "otelcol",
+    graceMs: STOP_GRACE_MS,
+    log,
+    beforeRemove: keepForSecretsScan,
   });
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
-      // SIGTERM: the collector shuts its pipelines down, and the file exporters flush and close.
-      await child?.stop(STOP_GRACE_MS);
-      watchdog.dispose();
-      await keepForSecretsScan(dir);
-      await rm(dir, { recursive: true, force: true });
-      removeExitHook();
-      log("otelcol: stopped");
-    })();
-    return stopping;
-  };
+  const { dir, stop } = processes;
 
   try {
     const [grpc, http] = (await freePorts(2)) as [number, number];
@@ -149,8 +127,7 @@ export async function startCollector(options: TestCollectorOptions = {}): Promis
     };
     const configPath = join(dir, "config.json");
     await writeFile(configPath, JSON.stringify(collectorConfig({ grpc, http }, files), null, 2));
-    child = startProcess("otelcol", command, [`--config=${configPath}`], log);
-    if (child.pid !== undefined) watchdog.track(child.pid);
+    const child = processes.launch("otelcol", command, [`--config=${configPath}`]);
 
     const otlpHttpEndpoint = `http://127.0.0.1:${http}`;
     const otlpHttpTracesUrl = `${otlpHttpEndpoint}/v1/traces`;
