@@ -20,7 +20,7 @@ Draws Atrium's Grafana dashboard from its own queries, without Grafana:
   2. starts Prometheus 3.16 (hack/prometheus/build.sh prometheus; built into ~/.cache/atrium on
      first use, a few minutes) scraping both /q/metrics endpoints every second;
   3. drives tool calls for --seconds (answers, backend 404s, refused arguments, a window of
-     timeouts, refused API keys, a second Exposition created midway, failed logins);
+     timeouts, refused API keys, two Expositions created along the way, failed logins);
   4. evaluates every panel's queries with /api/v1/query_range ($__rate_interval = ${RATE_INTERVAL},
      $exposition = .*) and draws the panels at their gridPos;
   5. screenshots the page with Chromium (hack/browser) into --out, as a palette PNG (256 colours).

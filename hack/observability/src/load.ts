@@ -2,7 +2,7 @@
  * A real local stack for the dashboard preview (the gateway tests' own: a control plane on PGlite,
  * the fixture pet-store backend, a gateway serving its Exposition, all on 127.0.0.1) and a
  * synthetic load of tool calls: answers, backend 404s, refused arguments, a window of backend
- * timeouts, refused API keys, a second Exposition created midway (a change the gateway applies),
+ * timeouts, refused API keys, two Expositions created along the way (changes the gateway applies),
  * and some control-plane API traffic with failed logins. Bounded in count and time; loopback only.
  */
 import { managementUrl } from "@atrium/contract/management";
@@ -110,6 +110,12 @@ export async function driveLoad(
           await connectModernClient(`${gateway.url}/mcp/${orders.expositionId}`, orders.apiKey ?? "", "preview"),
         );
         progress("load: a second Exposition created through the REST API and served");
+      }
+      // A second change: the first one's observation only creates the lag histogram's series, and
+      // a rate needs an increase it can see.
+      if (second === Math.floor((seconds * 2) / 3)) {
+        await stack.expose("inventory");
+        progress("load: a third Exposition created through the REST API (another change to apply)");
       }
       const incident = t > 0.55 && t < 0.75;
       const work: Promise<unknown>[] = [];

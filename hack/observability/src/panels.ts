@@ -97,7 +97,8 @@ export async function evaluateDashboard(
 
 /**
  * What is wrong with evaluated panels: each refused query, and each panel of `mustHaveData` (by
- * title) none of whose queries returned a series. Empty when all is well.
+ * title) none of whose queries returned a number (a series of NaN only, e.g. a quantile of no
+ * observations, is no data). Empty when all is well.
  */
 export function panelProblems(panels: EvaluatedPanel[], mustHaveData: string[]): string[] {
   const problems: string[] = [];
@@ -107,7 +108,10 @@ export function panelProblems(panels: EvaluatedPanel[], mustHaveData: string[]):
   for (const title of mustHaveData) {
     const found = panels.find(({ panel }) => panel.title === title);
     if (!found) problems.push(`${title}: no such panel`);
-    else if (found.targets.every((target) => target.series.length === 0)) problems.push(`${title}: no data`);
+    else if (
+      !found.targets.some((target) => target.series.some((series) => series.points.some(([, v]) => Number.isFinite(v))))
+    )
+      problems.push(`${title}: no data`);
   }
   return problems;
 }
