@@ -3,19 +3,24 @@
  * starts a trace is sampled before the SDK is asked (root-sampling.ts), so this checks that the
  * gateway's decision and the SDK's agree. Every call's backend gets a traceparent; the calls it
  * got flagged sampled are exactly those whose spans reach the collector, each with its backend
- * call's span. And the client's baggage in `_meta` goes on to the backend only when the plan
- * forwards `baggage`.
+ * call's span. A dropped call to an OAuth endpoint leaves no span of its token check, a kept one
+ * has it under its server span. And the client's baggage in `_meta` goes on to the backend only
+ * when the plan forwards `baggage`.
  */
 import { randomBytes } from "node:crypto";
 import type { TestCollector } from "@atrium/test-collector";
+import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectModernClient, type Stack, startStack, startTracedProcess, waitFor } from "./testing.ts";
+import { startAuthorizationServer, type TestAuthorizationServer } from "./auth/testing.ts";
+import { connectModernClient, modernRequest, type Stack, startStack, startTracedProcess, waitFor } from "./testing.ts";
 
 let collector: TestCollector;
 let traced: Awaited<ReturnType<typeof startTracedProcess>>;
 let stack: Stack;
 let url: string;
 const forwarding = { url: "", apiKey: "" };
+let as: TestAuthorizationServer;
+let oauthUrl: string;
 
 beforeAll(async () => {
   traced = await startTracedProcess("atrium-gateway", {
@@ -27,8 +32,11 @@ beforeAll(async () => {
   const baggage = await stack.expose("fixture-baggage", {
     plan: { apiKey: true, headerPolicy: { forwardRequestHeaders: ["baggage"] } },
   });
+  as = await startAuthorizationServer();
+  const oauth = await stack.expose("fixture-oauth", { plan: { oauth: { issuer: as.issuer, jwksUri: as.jwksUri } } });
   const gateway = await stack.startGateway();
-  for (const id of [stack.expositionId, baggage.expositionId])
+  oauthUrl = `${gateway.url}/mcp/${oauth.expositionId}`;
+  for (const id of [stack.expositionId, baggage.expositionId, oauth.expositionId])
     await waitFor(() => gateway.registry.byId(id) !== undefined, `exposition ${id} served`);
   url = `${gateway.url}${stack.mcpPath}`;
   forwarding.url = `${gateway.url}/mcp/${baggage.expositionId}`;
@@ -37,12 +45,22 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
+  await as?.close();
   await traced?.stop();
 });
 
 const SERVER = 2;
 const CLIENT = 3;
 const BACKEND_TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-(0[01])$/;
+
+/** The trace id each backend request after the `seen` first got, and whether it was sampled. */
+function sentSince(seen: number): { traceId: string; sampled: boolean }[] {
+  return stack.backend.received.slice(seen).map((received) => {
+    const match = BACKEND_TRACEPARENT.exec(String(received.headers.traceparent));
+    if (!match) throw new Error(`the backend got traceparent ${received.headers.traceparent}`);
+    return { traceId: String(match[1]), sampled: match[2] === "01" };
+  });
+}
 
 describe("tracing at a sampling ratio", () => {
   it("records exactly the calls whose trace it sent on sampled, each with its backend call", async () => {
@@ -57,11 +75,7 @@ describe("tracing at a sampling ratio", () => {
     } finally {
       await client.close();
     }
-    const sent = stack.backend.received.slice(seen).map((request) => {
-      const match = BACKEND_TRACEPARENT.exec(String(request.headers.traceparent));
-      if (!match) throw new Error(`the backend got traceparent ${request.headers.traceparent}`);
-      return { traceId: String(match[1]), sampled: match[2] === "01" };
-    });
+    const sent = sentSince(seen);
     expect(sent).toHaveLength(calls);
     const sampled = sent.filter((call) => call.sampled).map((call) => call.traceId);
     const dropped = sent.filter((call) => !call.sampled).map((call) => call.traceId);
@@ -84,6 +98,45 @@ describe("tracing at a sampling ratio", () => {
     }
     const recorded = new Set(spans.map((span) => span.traceId));
     expect(dropped.filter((traceId) => recorded.has(traceId))).toEqual([]);
+  });
+
+  it("checks a kept call's token in a span under its server span, and a dropped call's in none", async () => {
+    const token = await as.clientCredentials(oauthUrl);
+    const seen = stack.backend.received.length;
+    const calls = 40;
+    for (let call = 0; call < calls; call++) {
+      const answer = await request(
+        oauthUrl,
+        modernRequest(
+          "tools/call",
+          { name: "getPet", arguments: { petId: 1 } },
+          {
+            headers: { authorization: `Bearer ${token}` },
+          },
+        ),
+      );
+      expect(answer.statusCode).toBe(200);
+      await answer.body.text();
+    }
+    const sent = sentSince(seen);
+    expect(sent).toHaveLength(calls);
+    const sampled = sent.filter((call) => call.sampled).map((call) => call.traceId);
+    const dropped = sent.filter((call) => !call.sampled).map((call) => call.traceId);
+    expect(sampled.length).toBeGreaterThan(0);
+    expect(dropped.length).toBeGreaterThan(0);
+    const spans = await collector.waitForSpans((found) => {
+      const ids = new Set(found.filter((span) => span.kind === CLIENT).map((span) => span.traceId));
+      return sampled.every((traceId) => ids.has(traceId));
+    }, 20_000);
+    for (const traceId of sampled) {
+      const server = spans.find((span) => span.traceId === traceId && span.kind === SERVER);
+      const check = spans.find((span) => span.traceId === traceId && span.name === "verify access token");
+      expect(check?.parentSpanId).toBe(server?.spanId);
+    }
+    const recorded = new Set(spans.map((span) => span.traceId));
+    expect(dropped.filter((traceId) => recorded.has(traceId))).toEqual([]);
+    // Nor did a dropped call's check become a trace of its own.
+    expect(spans.filter((span) => span.name === "verify access token" && !span.parentSpanId)).toEqual([]);
   });
 
   it("passes the baggage in a client's _meta on to a backend whose plan forwards baggage, and only there", async () => {
