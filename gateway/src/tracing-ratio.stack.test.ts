@@ -53,18 +53,37 @@ const SERVER = 2;
 const CLIENT = 3;
 const BACKEND_TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-(0[01])$/;
 
-/** The trace id each backend request after the `seen` first got, and whether it was sampled. */
-function sentSince(seen: number): { traceId: string; sampled: boolean }[] {
-  return stack.backend.received.slice(seen).map((received) => {
+/**
+ * The traces of the `calls` backend requests after the `seen` first, as the backend got them
+ * (both kinds there: at 0.5, 40 calls all one way has a chance of 2⁻³⁹), and the collected spans
+ * once every sampled one's backend span has arrived. No span of a dropped trace is recorded.
+ */
+async function tracesSince(seen: number, calls: number) {
+  const sent = stack.backend.received.slice(seen).map((received) => {
     const match = BACKEND_TRACEPARENT.exec(String(received.headers.traceparent));
     if (!match) throw new Error(`the backend got traceparent ${received.headers.traceparent}`);
     return { traceId: String(match[1]), sampled: match[2] === "01" };
   });
+  expect(sent).toHaveLength(calls);
+  // One trace per call.
+  expect(new Set(sent.map((call) => call.traceId)).size).toBe(calls);
+  const sampled = sent.filter((call) => call.sampled).map((call) => call.traceId);
+  const dropped = sent.filter((call) => !call.sampled).map((call) => call.traceId);
+  expect(sampled.length).toBeGreaterThan(0);
+  expect(dropped.length).toBeGreaterThan(0);
+  const spans = await collector.waitForSpans((found) => {
+    const ids = new Set(found.filter((span) => span.kind === CLIENT).map((span) => span.traceId));
+    return sampled.every((traceId) => ids.has(traceId));
+  }, 20_000);
+  const recorded = new Set(spans.map((span) => span.traceId));
+  expect(dropped.filter((traceId) => recorded.has(traceId))).toEqual([]);
+  const serverSpanOf = (traceId: string) => spans.find((span) => span.traceId === traceId && span.kind === SERVER);
+  return { sampled, spans, serverSpanOf };
 }
 
 describe("tracing at a sampling ratio", () => {
   it("records exactly the calls whose trace it sent on sampled, each with its backend call", async () => {
-    const calls = 60;
+    const calls = 40;
     const client = await connectModernClient(url, stack.apiKey);
     const seen = stack.backend.received.length;
     try {
@@ -75,29 +94,15 @@ describe("tracing at a sampling ratio", () => {
     } finally {
       await client.close();
     }
-    const sent = sentSince(seen);
-    expect(sent).toHaveLength(calls);
-    const sampled = sent.filter((call) => call.sampled).map((call) => call.traceId);
-    const dropped = sent.filter((call) => !call.sampled).map((call) => call.traceId);
-    // At 0.5, 60 calls all one way has a chance of 2⁻⁵⁹.
-    expect(sampled.length).toBeGreaterThan(0);
-    expect(dropped.length).toBeGreaterThan(0);
-    // One trace per call.
-    expect(new Set(sent.map((call) => call.traceId)).size).toBe(calls);
-    const spans = await collector.waitForSpans((found) => {
-      const ids = new Set(found.filter((span) => span.kind === CLIENT).map((span) => span.traceId));
-      return sampled.every((traceId) => ids.has(traceId));
-    }, 20_000);
+    const { sampled, spans, serverSpanOf } = await tracesSince(seen, calls);
     for (const traceId of sampled) {
-      const server = spans.find((span) => span.traceId === traceId && span.kind === SERVER);
+      const server = serverSpanOf(traceId);
       expect(server?.name).toBe("tools/call getPet");
       // A root: the trace began at the gateway, with the id the backend got.
       expect(server?.parentSpanId).toBeUndefined();
       const backend = spans.find((span) => span.traceId === traceId && span.kind === CLIENT);
       expect(backend?.parentSpanId).toBe(server?.spanId);
     }
-    const recorded = new Set(spans.map((span) => span.traceId));
-    expect(dropped.filter((traceId) => recorded.has(traceId))).toEqual([]);
   });
 
   it("checks a kept call's token in a span under its server span, and a dropped call's in none", async () => {
@@ -118,23 +123,11 @@ describe("tracing at a sampling ratio", () => {
       expect(answer.statusCode).toBe(200);
       await answer.body.text();
     }
-    const sent = sentSince(seen);
-    expect(sent).toHaveLength(calls);
-    const sampled = sent.filter((call) => call.sampled).map((call) => call.traceId);
-    const dropped = sent.filter((call) => !call.sampled).map((call) => call.traceId);
-    expect(sampled.length).toBeGreaterThan(0);
-    expect(dropped.length).toBeGreaterThan(0);
-    const spans = await collector.waitForSpans((found) => {
-      const ids = new Set(found.filter((span) => span.kind === CLIENT).map((span) => span.traceId));
-      return sampled.every((traceId) => ids.has(traceId));
-    }, 20_000);
+    const { sampled, spans, serverSpanOf } = await tracesSince(seen, calls);
     for (const traceId of sampled) {
-      const server = spans.find((span) => span.traceId === traceId && span.kind === SERVER);
       const check = spans.find((span) => span.traceId === traceId && span.name === "verify access token");
-      expect(check?.parentSpanId).toBe(server?.spanId);
+      expect(check?.parentSpanId).toBe(serverSpanOf(traceId)?.spanId);
     }
-    const recorded = new Set(spans.map((span) => span.traceId));
-    expect(dropped.filter((traceId) => recorded.has(traceId))).toEqual([]);
     // Nor did a dropped call's check become a trace of its own.
     expect(spans.filter((span) => span.name === "verify access token" && !span.parentSpanId)).toEqual([]);
   });
