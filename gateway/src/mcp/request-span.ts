@@ -4,7 +4,8 @@
  * has it), continuing the client's trace from `params._meta.traceparent` (MCP 2026-07-28,
  * SEP-414) or else the `traceparent` header. It is the active span while the request runs, so
  * backend spans and log lines nest in it, and ends when the answer has gone out (a stream
- * included). It says who and what (organization, Exposition, tool, era, JSON-RPC id, a hash of
+ * included); a request whose new trace the sampler drops gets a non-recording span instead, not
+ * made active (requestSpan finds it). It says who and what (organization, Exposition, tool, era, JSON-RPC id, a hash of
  * the session id) and the outcome, kept apart: the HTTP status, a JSON-RPC error code, a tool's
  * `isError`. Never arguments, keys, tokens or resource URIs (which hold arguments).
  */
