@@ -10,6 +10,8 @@ import { RootSampling } from "./root-sampling.ts";
 
 afterEach(() => vi.unstubAllEnvs());
 
+const TRACEPARENT_UNSAMPLED = /^00-([0-9a-f]{32})-([0-9a-f]{16})-00$/;
+
 function sampling(sampler: string | undefined, arg?: string): RootSampling {
   vi.stubEnv("OTEL_TRACES_SAMPLER", sampler);
   vi.stubEnv("OTEL_TRACES_SAMPLER_ARG", arg);
@@ -28,11 +30,11 @@ describe("root sampling decided before the SDK", () => {
     for (let i = 0; i < draws; i++) {
       const dropped = roots.dropped();
       if (dropped) {
-        const { traceId, spanId, traceFlags } = dropped.spanContext();
-        expect(dropped.isRecording()).toBe(false);
-        expect(traceFlags).toBe(0);
-        expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-        expect(spanId).toMatch(/^[0-9a-f]{16}$/);
+        // W3C: version 00, a trace id and a span id not all zero, flagged unsampled.
+        expect(dropped).toMatch(TRACEPARENT_UNSAMPLED);
+        const [, traceId = "", spanId = ""] = TRACEPARENT_UNSAMPLED.exec(dropped) ?? [];
+        expect(traceId).not.toMatch(/^0+$/);
+        expect(spanId).not.toMatch(/^0+$/);
         const sdk = sdkSampler.shouldSample(ROOT_CONTEXT, traceId, "tools/call", SpanKind.SERVER, {}, []);
         expect(sdk.decision).toBe(SamplingDecision.NOT_RECORD);
       } else {
@@ -61,7 +63,7 @@ describe("root sampling decided before the SDK", () => {
     ["traceidratio", "0"],
   ])("drops every root with %s (%s)", (sampler, arg) => {
     const roots = sampling(sampler, arg);
-    for (let i = 0; i < 100; i++) expect(roots.dropped()?.isRecording()).toBe(false);
+    for (let i = 0; i < 100; i++) expect(roots.dropped()).toMatch(TRACEPARENT_UNSAMPLED);
   });
 
   it.each([

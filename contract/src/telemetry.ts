@@ -20,6 +20,7 @@ import {
   SpanKind,
   SpanStatusCode,
   type TextMapPropagator,
+  TraceFlags,
   type Tracer,
   trace,
 } from "@opentelemetry/api";
@@ -30,13 +31,13 @@ export { type Attributes, type Context, context, type Link, ROOT_CONTEXT, type S
 export interface Tracing {
   readonly tracer: Tracer;
   /**
-   * For a request that carries no trace context (`carriesTraceContext`): its span when the
-   * configured sampler drops its trace, decided without the SDK (root-sampling.ts),
-   * non-recording, its context flagged unsampled, and kept for `request` (the request's headers
-   * object) for `requestSpan` and `withinRequest`. Undefined when the sampler keeps the root:
-   * then start the SDK's span right away, which takes the trace id drawn here.
+   * For a request that carries no trace context (`carriesTraceContext`): true when the configured
+   * sampler drops the trace it starts, decided without the SDK (root-sampling.ts). Its
+   * `traceparent`, flagged unsampled, is then kept on `request` (the request's headers object)
+   * for `droppedTraceparent`, `requestTraceId` and `withinRequest`. False when the sampler keeps
+   * the root: then start the SDK's span right away, which takes the trace id drawn here.
    */
-  dropRoot(request: object): Span | undefined;
+  dropRoot(request: object): boolean;
   /** The W3C trace context (traceparent, tracestate) of a carrier: HTTP headers or an MCP `_meta`. */
   extract(carrier: Readonly<Record<string, unknown>>): Context;
   /** Writes the W3C trace context of `span` into `carrier`, with the baggage of `from` only when `baggage`. */
@@ -105,9 +106,9 @@ export async function startTracing(
   current = {
     tracer: trace.getTracer(service.name, service.version),
     dropRoot(request) {
-      const dropped = roots.dropped();
-      if (dropped) droppedSpans.set(request, dropped);
-      return dropped;
+      const traceparent = roots.dropped();
+      if (traceparent) (request as Dropped)[DROPPED] = traceparent;
+      return traceparent !== undefined;
     },
     extract: (carrier) => baggage.extract(traceContext.extract(ROOT_CONTEXT, carrier, metaGetter), carrier, metaGetter),
     inject(span, carrier, options) {
@@ -124,27 +125,41 @@ export async function startTracing(
 }
 
 /**
- * The spans of requests dropped before the SDK (`dropRoot`), by request. Such a request does not
- * run as the active context, which would cost each of them (most, at a low ratio) an
- * AsyncLocalStorage frame for what records nothing. So its work finds its span here, by the
- * request's headers object, which it is handed anyway.
+ * Where a request dropped before the SDK (`dropRoot`) keeps its `traceparent`: a symbol property
+ * of its headers object, which its work is handed anyway, and which lists of headers (string
+ * keys) never show. Such a request (most, at a low ratio) makes no span object and does not run
+ * as the active context: the benchmark measured each of those, and a WeakMap entry per request,
+ * as a share of tracing's cost at 1 % (docs/performance.md).
  */
-const droppedSpans = new WeakMap<object, Span>();
+const DROPPED = Symbol("atrium.trace.dropped");
+type Dropped = { [DROPPED]?: string };
 
-/** The span `request`'s work nests in: the active one, or the request's own when its trace was dropped. */
-export function requestSpan(request: object): Span | undefined {
-  return trace.getActiveSpan() ?? droppedSpans.get(request);
+/** The `traceparent` (flagged unsampled) of `request` when its trace was dropped before the SDK; its backend gets it as is. */
+export function droppedTraceparent(request: object): string | undefined {
+  return (request as Dropped)[DROPPED];
+}
+
+/** The trace id of `request`'s work (the active span's, or its dropped trace's); undefined when not tracing. */
+export function requestTraceId(request: object): string | undefined {
+  if (!current) return undefined;
+  return droppedTraceparent(request)?.slice(3, 35) ?? trace.getActiveSpan()?.spanContext().traceId;
 }
 
 /**
- * Runs `work` in the context of `request`'s span when its trace was dropped, so spans `work`
- * would start know their trace is not sampled (`inSpan` then starts none); else runs it as is.
- * For the few steps of a request that may start spans of their own (an OAuth check, a token request).
+ * Runs `work` in the context of `request`'s trace when it was dropped, flagged unsampled, so the
+ * spans `work` would start know their trace is not sampled (`inSpan` then starts none); else runs
+ * it as is. For the few steps of a request that may start spans of their own (an OAuth check, a
+ * token request).
  */
 export function withinRequest<T>(request: object, work: () => T): T {
-  if (!current) return work();
-  const dropped = trace.getActiveSpan() ? undefined : droppedSpans.get(request);
-  return dropped ? context.with(trace.setSpan(ROOT_CONTEXT, dropped), work) : work();
+  const traceparent = current && droppedTraceparent(request);
+  if (!traceparent) return work();
+  const span = trace.wrapSpanContext({
+    traceId: traceparent.slice(3, 35),
+    spanId: traceparent.slice(36, 52),
+    traceFlags: TraceFlags.NONE,
+  });
+  return context.with(trace.setSpan(ROOT_CONTEXT, span), work);
 }
 
 /** Reads string members only: an MCP `_meta` is the client's JSON, and a header may repeat. */
@@ -169,7 +184,10 @@ export function parentOf(tracing: Tracing, headers: IncomingHttpHeaders, meta: u
   return tracing.extract(headers as Record<string, unknown>);
 }
 
-/** Whether a request names a trace to continue (a `traceparent` in `_meta` or the headers), without parsing it. */
+/**
+ * Whether a request names a trace to continue (a `traceparent` in `_meta` or the headers), without
+ * parsing it. (A `baggage` header alone needs no context: a plan forwarding it forwards the header.)
+ */
 export function carriesTraceContext(headers: IncomingHttpHeaders, meta: unknown): boolean {
   return headers.traceparent !== undefined || metaTraceparent(meta);
 }

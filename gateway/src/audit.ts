@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { requestSpan, tracing } from "@atrium/contract/telemetry";
+import { requestTraceId } from "@atrium/contract/telemetry";
 import { SeverityNumber } from "@opentelemetry/api";
 import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -68,7 +68,7 @@ const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 /** The W3C trace id of the request: its server span's with tracing on, else its `traceparent`'s, or a new one. */
 export function traceIdOf(headers: IncomingHttpHeaders): string {
   // With tracing on, the request's own trace (which continues the client's, `_meta` included).
-  const traced = tracing() && requestSpan(headers)?.spanContext().traceId;
+  const traced = requestTraceId(headers);
   if (traced) return traced;
   const match = typeof headers.traceparent === "string" ? TRACEPARENT.exec(headers.traceparent) : null;
   return match?.[1] && !/^0+$/.test(match[1]) ? match[1] : randomBytes(16).toString("hex");

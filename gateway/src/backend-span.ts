@@ -10,11 +10,12 @@ import {
   type Attributes,
   type Context,
   context,
-  requestSpan,
+  droppedTraceparent,
   type Span,
   SpanKind,
   SpanStatusCode,
   type Tracing,
+  trace,
 } from "@atrium/contract/telemetry";
 import type { Metadata } from "@grpc/grpc-js";
 import { grpcCodeName } from "./grpc/status.ts";
@@ -38,8 +39,8 @@ export type SpanOutcome =
  * Starts the span of a call to `origin` and writes its context into `headers` (HTTP) or
  * `metadata` (gRPC). `basePath`: the endpoint's own path, prefixed to a template. Undefined when
  * the request's span is not recorded: the call's would not be either (see below), so none is made.
- * `request`: the client request's headers object, which finds the span of a request whose trace
- * was dropped before the SDK (not the active span: see requestSpan).
+ * `request`: the client request's headers object, which holds the ready-made `traceparent` of a
+ * request whose trace was dropped before the SDK (droppedTraceparent).
  */
 export function startBackendSpan(
   tracing: Tracing,
@@ -50,8 +51,15 @@ export function startBackendSpan(
   route: BackendRoute | undefined,
   carrier: { headers: Record<string, string>; metadata?: Metadata; baggage: boolean },
 ): Span | undefined {
+  // Most requests at a low ratio: their unsampled context is all the backend gets, as is.
+  const dropped = droppedTraceparent(request);
+  if (dropped) {
+    carrier.headers.traceparent = dropped;
+    carrier.metadata?.set("traceparent", dropped);
+    return undefined;
+  }
   const active = context.active();
-  const parent = requestSpan(request);
+  const parent = trace.getSpan(active);
   // Every sampler the SDK takes from the environment leaves a child of an unrecorded span
   // unrecorded (parent-based: the parent's decision; a ratio: the same trace id, the same
   // answer). So no span for it: the backend gets the request span's context, flagged unsampled,

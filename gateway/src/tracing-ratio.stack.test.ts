@@ -4,10 +4,13 @@
  * gateway's decision and the SDK's agree. Every call's backend gets a traceparent; the calls it
  * got flagged sampled are exactly those whose spans reach the collector, each with its backend
  * call's span. A dropped call to an OAuth endpoint leaves no span of its token check, a kept one
- * has it under its server span. And the client's baggage in `_meta` goes on to the backend only
- * when the plan forwards `baggage`.
+ * has it under its server span, and each call's audit event names the trace its backend got. And
+ * the client's baggage in `_meta` goes on to the backend only when the plan forwards `baggage`.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestCollector } from "@atrium/test-collector";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +24,8 @@ let url: string;
 const forwarding = { url: "", apiKey: "" };
 let as: TestAuthorizationServer;
 let oauthUrl: string;
+let oauthExpositionId: string;
+let auditDir: string;
 
 beforeAll(async () => {
   traced = await startTracedProcess("atrium-gateway", {
@@ -33,8 +38,12 @@ beforeAll(async () => {
     plan: { apiKey: true, headerPolicy: { forwardRequestHeaders: ["baggage"] } },
   });
   as = await startAuthorizationServer();
-  const oauth = await stack.expose("fixture-oauth", { plan: { oauth: { issuer: as.issuer, jwksUri: as.jwksUri } } });
-  const gateway = await stack.startGateway();
+  const oauth = await stack.expose("fixture-oauth", {
+    plan: { oauth: { issuer: as.issuer, jwksUri: as.jwksUri }, audit: true },
+  });
+  oauthExpositionId = oauth.expositionId;
+  auditDir = mkdtempSync(join(tmpdir(), "atrium-tracing-ratio-"));
+  const gateway = await stack.startGateway({ auditFile: join(auditDir, "audit.jsonl") });
   oauthUrl = `${gateway.url}/mcp/${oauth.expositionId}`;
   for (const id of [stack.expositionId, baggage.expositionId, oauth.expositionId])
     await waitFor(() => gateway.registry.byId(id) !== undefined, `exposition ${id} served`);
@@ -47,6 +56,7 @@ afterAll(async () => {
   await stack?.close();
   await as?.close();
   await traced?.stop();
+  if (auditDir) rmSync(auditDir, { recursive: true, force: true });
 });
 
 const SERVER = 2;
@@ -78,7 +88,17 @@ async function tracesSince(seen: number, calls: number) {
   const recorded = new Set(spans.map((span) => span.traceId));
   expect(dropped.filter((traceId) => recorded.has(traceId))).toEqual([]);
   const serverSpanOf = (traceId: string) => spans.find((span) => span.traceId === traceId && span.kind === SERVER);
-  return { sampled, spans, serverSpanOf };
+  return { sent, sampled, spans, serverSpanOf };
+}
+
+/** The trace ids the audit events of the OAuth Exposition's tool calls name, in order. */
+function auditedTraceIds(): string[] {
+  return readFileSync(join(auditDir, "audit.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line.includes('"action":"tool_call"'))
+    .map((line) => JSON.parse(line))
+    .filter((event) => event.atrium.exposition.id === oauthExpositionId)
+    .map((event) => String(event.trace.id));
 }
 
 describe("tracing at a sampling ratio", () => {
@@ -105,7 +125,7 @@ describe("tracing at a sampling ratio", () => {
     }
   });
 
-  it("checks a kept call's token in a span under its server span, and a dropped call's in none", async () => {
+  it("checks a kept call's token in a span under its server span, and a dropped call's in none; audits each call's trace", async () => {
     const token = await as.clientCredentials(oauthUrl);
     const seen = stack.backend.received.length;
     const calls = 40;
@@ -123,7 +143,10 @@ describe("tracing at a sampling ratio", () => {
       expect(answer.statusCode).toBe(200);
       await answer.body.text();
     }
-    const { sampled, spans, serverSpanOf } = await tracesSince(seen, calls);
+    const { sent, sampled, spans, serverSpanOf } = await tracesSince(seen, calls);
+    // Sampled or dropped, the call's audit event names the trace its backend got.
+    await waitFor(() => auditedTraceIds().length >= calls, "the calls' audit events");
+    expect(auditedTraceIds()).toEqual(sent.map((call) => call.traceId));
     for (const traceId of sampled) {
       const check = spans.find((span) => span.traceId === traceId && span.name === "verify access token");
       expect(check?.parentSpanId).toBe(serverSpanOf(traceId)?.spanId);

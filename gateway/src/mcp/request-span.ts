@@ -4,8 +4,8 @@
  * has it), continuing the client's trace from `params._meta.traceparent` (MCP 2026-07-28,
  * SEP-414) or else the `traceparent` header. It is the active span while the request runs, so
  * backend spans and log lines nest in it, and ends when the answer has gone out (a stream
- * included); a request whose new trace the sampler drops gets a non-recording span instead, not
- * made active (requestSpan finds it). It says who and what (organization, Exposition, tool, era, JSON-RPC id, a hash of
+ * included); a request whose new trace the sampler drops gets no span at all, only a
+ * `traceparent` for its backend (droppedTraceparent). It says who and what (organization, Exposition, tool, era, JSON-RPC id, a hash of
  * the session id) and the outcome, kept apart: the HTTP status, a JSON-RPC error code, a tool's
  * `isError`. Never arguments, keys, tokens or resource URIs (which hold arguments).
  */
@@ -42,8 +42,8 @@ export function tracedRequests(
     const message = isJsonRpcRequest(body) ? body : undefined;
     const meta = message?.params?._meta;
     // A request starting a trace its sampler drops (most, at a low ratio) never reaches the SDK,
-    // nor runs in a context: its backend calls find its span by its headers (requestSpan), and
-    // send its context on, unsampled.
+    // nor runs in a context: its backend calls find its unsampled `traceparent` on its headers
+    // (droppedTraceparent) and send it on.
     if (!carriesTraceContext(request.headers, meta) && tracing.dropRoot(request.headers))
       return handler(request, reply);
     const parent = parentOf(tracing, request.headers, meta);
