@@ -17,6 +17,7 @@ import {
   propagation,
   ROOT_CONTEXT,
   type Span,
+  type SpanContext,
   SpanKind,
   SpanStatusCode,
   type TextMapPropagator,
@@ -142,7 +143,13 @@ export function droppedTraceparent(request: object): string | undefined {
 /** The trace id of `request`'s work (the active span's, or its dropped trace's); undefined when not tracing. */
 export function requestTraceId(request: object): string | undefined {
   if (!current) return undefined;
-  return droppedTraceparent(request)?.slice(3, 35) ?? trace.getActiveSpan()?.spanContext().traceId;
+  const dropped = droppedTraceparent(request);
+  return dropped ? droppedSpanContext(dropped).traceId : trace.getActiveSpan()?.spanContext().traceId;
+}
+
+/** The ids of a dropped request's `traceparent`, in the one form root-sampling.ts writes: `00-<trace id>-<span id>-00`. */
+function droppedSpanContext(traceparent: string): SpanContext {
+  return { traceId: traceparent.slice(3, 35), spanId: traceparent.slice(36, 52), traceFlags: TraceFlags.NONE };
 }
 
 /**
@@ -154,12 +161,7 @@ export function requestTraceId(request: object): string | undefined {
 export function withinRequest<T>(request: object, work: () => T): T {
   const traceparent = current && droppedTraceparent(request);
   if (!traceparent) return work();
-  const span = trace.wrapSpanContext({
-    traceId: traceparent.slice(3, 35),
-    spanId: traceparent.slice(36, 52),
-    traceFlags: TraceFlags.NONE,
-  });
-  return context.with(trace.setSpan(ROOT_CONTEXT, span), work);
+  return context.with(trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(droppedSpanContext(traceparent))), work);
 }
 
 /** Reads string members only: an MCP `_meta` is the client's JSON, and a header may repeat. */

@@ -5,9 +5,9 @@
  * SEP-414) or else the `traceparent` header. It is the active span while the request runs, so
  * backend spans and log lines nest in it, and ends when the answer has gone out (a stream
  * included); a request whose new trace the sampler drops gets no span at all, only a
- * `traceparent` for its backend (droppedTraceparent). It says who and what (organization, Exposition, tool, era, JSON-RPC id, a hash of
- * the session id) and the outcome, kept apart: the HTTP status, a JSON-RPC error code, a tool's
- * `isError`. Never arguments, keys, tokens or resource URIs (which hold arguments).
+ * `traceparent` for its backend (droppedTraceparent). It says who and what (organization,
+ * Exposition, tool, era, JSON-RPC id, a hash of the session id) and the outcome, kept apart:
+ * the HTTP status, a JSON-RPC error code, a tool's `isError`. Never arguments, keys, tokens or resource URIs (which hold arguments).
  */
 import { createHash } from "node:crypto";
 import {
