@@ -18,7 +18,7 @@ import { freePort } from "@atrium/control-plane/testing";
 import { captureOutput, recordSecret, testLogLevel } from "@atrium/reliability/secrets";
 import { type CollectedSpan, spanNamed, startCollector, type TestCollector } from "@atrium/test-collector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyPetstore, type OperatorHarness, resource, startOperatorHarness } from "./testing.ts";
+import { applyPetstore, type OperatorHarness, resource, startOperatorHarness, waitFor } from "./testing.ts";
 
 const GATEWAY_MAIN = join(import.meta.dirname, "..", "..", "gateway", "src", "main.ts");
 
@@ -63,6 +63,7 @@ async function startGatewayProcess(): Promise<ChildProcess> {
   if (created.status !== 201) throw new Error(`API token: ${JSON.stringify(created.body)}`);
   const token = created.body.token as string;
   recordSecret("gateway API token", token);
+  const port = await freePort();
   const child = spawn(process.execPath, [GATEWAY_MAIN], {
     env: {
       ...process.env,
@@ -72,7 +73,7 @@ async function startGatewayProcess(): Promise<ChildProcess> {
       ATRIUM_GATEWAY_FQDNS: "gw-traced.test",
       ATRIUM_GATEWAY_LABELS: "env=traced",
       ATRIUM_GATEWAY_HOST: "127.0.0.1",
-      ATRIUM_GATEWAY_PORT: String(await freePort()),
+      ATRIUM_GATEWAY_PORT: String(port),
       ATRIUM_GATEWAY_CACHE_DIR: cacheDir,
       ATRIUM_GATEWAY_SESSION_KEY: randomBytes(32).toString("base64"),
       ATRIUM_LOG_LEVEL: testLogLevel("info"),
@@ -84,6 +85,17 @@ async function startGatewayProcess(): Promise<ChildProcess> {
   process.once("exit", killOnExit);
   child.once("exit", () => process.removeListener("exit", killOnExit));
   captureOutput("gateway-traced", child.stdout, child.stderr);
+  // Ready means its stream is open: an Exposition created before that would reach it in its
+  // first snapshot, not as a streamed change, and the trace under test would never form.
+  await waitFor(
+    "the traced gateway to be ready",
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the gateway process exited with ${child.exitCode}`);
+      const ready = await fetch(`http://127.0.0.1:${port}/q/health/ready`);
+      return ready.ok ? true : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 200 },
+  );
   return child;
 }
 
@@ -145,5 +157,6 @@ describe("a custom resource's trace", () => {
     expect(apply.resource["service.name"]).toBe("atrium-gateway");
     expect(reconcile.resource["service.name"]).toBe("atrium-operator");
     expect(apply.attributes["atrium.change.upserts"]).toBe(1);
-  });
+    // Four resources to bring to READY (up to 20 s each) and the spans' wait (30 s), on a loaded CI machine.
+  }, 120_000);
 });
