@@ -107,6 +107,8 @@ export interface Contestant {
   backendToken?: BackendToken;
   /** Atrium contestants tracing (issue 24): the sampling ratio (the report holds them to the untraced one). */
   tracingRatio?: number;
+  /** Another process of the contestant so named (run.ts --replicas): the tracing ratios compare their medians. */
+  replicaOf?: string;
   start(context: BenchContext): Promise<RunningContestant>;
 }
 

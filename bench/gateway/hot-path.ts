@@ -169,6 +169,7 @@ function resultOf(tally: Tally): ContestantResult {
     ...(contestant.protocol ? { protocol: contestant.protocol } : {}),
     ...(contestant.backendToken ? { backendToken: contestant.backendToken } : {}),
     ...(contestant.tracingRatio !== undefined ? { tracingRatio: contestant.tracingRatio } : {}),
+    ...(contestant.replicaOf ? { replicaOf: contestant.replicaOf } : {}),
     ...(tally.failure ? { failure: tally.failure } : {}),
     throughput,
     roundsPerSecond,

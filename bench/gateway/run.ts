@@ -20,32 +20,12 @@
  *
  * Prints the table and the ratios to the targets; a complete plain run (no --quick, --only,
  * --profile, --contestants or --gateway-node-args) also writes bench/results/gateway-<date>.md
- * and the generated block of docs/performance.md.
- *
- *   node bench/gateway/run.ts [--duration 10] [--rounds 3] [--connections 32] [--warmup 2]
- *                             [--only hot|contestants|scale] [--attempts 4] [--quick] [--profile] [--no-write]
- *                             [--gateway-node-args="--max-semi-space-size=16"]
- *                             [--contestants "pass-through,atrium (no auth),atrium (OAuth)"]
- *
- * --duration: seconds of each throughput run (one per contestant per round); each round also
- *   runs every contestant at 1 connection for half of that.
- * --quick (CI smoke, about a minute): one round of 2 s (1 s at 1 connection), one fresh gateway
- *   and 5 tokens for the first calls, 200 tools, 50 Expositions, 20 sessions; writes nothing.
- * --profile: the Atrium and pass-through contestants run under `node --cpu-prof`; the report
- *   adds where their CPU went during the throughput runs (profile.ts). Their numbers then
- *   include the profiler's overhead: take the table from a run without it.
- * --gateway-node-args: extra node flags for every Atrium gateway, for what-if runs (never written).
- * --only contestants: the hot-path contestants alone (not the auth cost on one gateway, the first
- *   calls or the scale checks).
- * --attempts: tries of a hot-path run disturbed by other processes, each after waiting for quiet;
- *   1 takes every run as it comes, on a machine that is never quiet (its share is in the table).
- * --contestants: only these hot-path contestants, by name (a shorter run on a busy machine; never written).
- * Exits 1 when a contestant or check could not run (not when a target is missed).
+ * and the generated block of docs/performance.md. Its flags: USAGE below (`--help` prints it).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { ApiClient } from "@atrium/control-plane/testing";
 import { type AuthCostResult, createAuthCostExpositions, measureAuthCost } from "./auth-cost.ts";
 import {
@@ -98,7 +78,43 @@ import {
 import { BenchExchangeServer, EXCHANGE_AUDIENCE, EXCHANGE_CLIENT } from "./token-exchange-server.ts";
 import { BenchCollector } from "./tracing-collector.ts";
 
-const { values } = parseArgs({
+/** parseArgs, with a wrong flag told in one line (and where the flags are), not a stack trace. */
+function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\nRun with --help for the flags.\n`);
+    process.exit(2);
+  }
+}
+
+const USAGE = `Usage:
+  node bench/gateway/run.ts [--duration 10] [--rounds 3] [--connections 32] [--warmup 2]
+                            [--only hot|contestants|scale] [--attempts 4] [--quick] [--profile] [--no-write]
+                            [--gateway-node-args="--max-semi-space-size=16"]
+                            [--contestants "pass-through,atrium (no auth),atrium (OAuth)"] [--replicas 3] [--help]
+
+--duration: seconds of each throughput run (one per contestant per round); each round also
+  runs every contestant at 1 connection for half of that.
+--quick (CI smoke, about a minute): one round of 2 s (1 s at 1 connection), one fresh gateway
+  and 5 tokens for the first calls, 200 tools, 50 Expositions, 20 sessions; writes nothing.
+--profile: the Atrium and pass-through contestants run under "node --cpu-prof"; the report
+  adds where their CPU went during the throughput runs (profile.ts). Their numbers then
+  include the profiler's overhead: take the table from a run without it.
+--gateway-node-args: extra node flags for every Atrium gateway, for what-if runs (never written).
+--only contestants: the hot-path contestants alone (not the auth cost on one gateway, the first
+  calls or the scale checks).
+--attempts: tries of a hot-path run disturbed by other processes, each after waiting for quiet;
+  1 takes every run as it comes, on a machine that is never quiet (its share is in the table).
+--contestants: only these hot-path contestants, by name (a shorter run on a busy machine; never written).
+--replicas: processes of each side of the tracing comparison, "atrium (no auth)" and "atrium (tracing 1 %)"
+  (1 to 5; default 1): the extra ones are "#2", "#3"..., run with their first in every round, and the
+  tracing ratios compare the sides' medians. Two processes of the same code differ by up to ± 10 % on
+  a shared VM, as much as the margin of the tracing target.
+--help: this text.
+Exits 1 when a contestant or check could not run (not when a target is missed).`;
+
+const { values } = parseFlags({
   options: {
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "32" },
@@ -111,8 +127,19 @@ const { values } = parseArgs({
     "gateway-node-args": { type: "string", default: "" },
     "no-write": { type: "boolean", default: false },
     contestants: { type: "string" },
+    replicas: { type: "string", default: "1" },
+    help: { type: "boolean", short: "h", default: false },
   },
-});
+} as const);
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const replicas = Number(values.replicas);
+if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+  process.stderr.write(`--replicas: give a whole number from 1 to 5, not "${values.replicas}"\n`);
+  process.exit(2);
+}
 /** Names of the hot-path contestants to run (all when unset): a partial run, which writes nothing. */
 const chosen = values.contestants?.split(",").map((name) => name.trim());
 const quick = values.quick;
@@ -262,6 +289,7 @@ async function hotPath(
       auth: "none",
       tracing: { ratio: 0.01, collector },
     }),
+    ...(await tracingReplicas(scenario, plans.open.id, collector)),
     atrium("atrium (tracing 100 %)", {
       ...(await scenario("traced-100", plans.open.id)),
       auth: "none",
@@ -303,19 +331,43 @@ async function hotPath(
     }),
   ];
   const unknown = chosen?.filter((name) => !contestants.some((c) => c.name === name)) ?? [];
+  // A replica runs when its first does.
+  const isChosen = (c: Contestant) => chosen === undefined || chosen.includes(c.replicaOf ?? c.name);
   if (unknown.length > 0) {
     throw new Error(
       `--contestants: no contestant named ${unknown.join(", ")}; the names are ${contestants.map((c) => c.name).join(", ")}`,
     );
   }
   return measureHotPath(
-    contestants
-      .filter((contestant) => chosen === undefined || chosen.includes(contestant.name))
-      .map((contestant) => ({ contestant, kind: kindOf(contestant) })),
+    contestants.filter(isChosen).map((contestant) => ({ contestant, kind: kindOf(contestant) })),
     context,
     settings,
     progress,
   );
+}
+
+/** The extra processes of both sides of the tracing comparison (--replicas), each with an Exposition and gateway of its own. */
+async function tracingReplicas(
+  scenario: (label: string, planId: string) => Promise<{ id: string; role: string; gatewayId: string }>,
+  planId: string,
+  collector: BenchCollector,
+): Promise<Contestant[]> {
+  const extra: Contestant[] = [];
+  for (let copy = 2; copy <= replicas; copy++) {
+    const untraced = atrium(`atrium (no auth) #${copy}`, { ...(await scenario(`open-${copy}`, planId)), auth: "none" });
+    const traced = atrium(`atrium (tracing 1 %) #${copy}`, {
+      ...(await scenario(`traced-1-${copy}`, planId)),
+      auth: "none",
+      tracing: { ratio: 0.01, collector },
+    });
+    const copyOf = (contestant: Contestant, first: string): Contestant => ({
+      ...contestant,
+      replicaOf: first,
+      description: `Another gateway process of "${first}", with an Exposition of its own (--replicas).`,
+    });
+    extra.push(copyOf(untraced, "atrium (no auth)"), copyOf(traced, "atrium (tracing 1 %)"));
+  }
+  return extra;
 }
 
 async function authCostOnOneGateway(
