@@ -113,11 +113,12 @@ describe("the backend identity in tool-call audit events", () => {
 
   it("names client credentials by the client id, even when the token request fails", async () => {
     await callListPets("client");
-    const event = toolCallEvents(exposed.client?.id ?? "").at(-1);
     expect(await backendOfCall("client")).toEqual({
       credential_source: "oauth2ClientCredentials",
       subject: { kind: "client", id: CLIENT.id },
     });
+    // Read once backendOfCall has waited for the event: the audit file is written after the answer.
+    const event = toolCallEvents(exposed.client?.id ?? "").at(-1);
     expect(event.event.outcome).toBe("failure");
   });
 
