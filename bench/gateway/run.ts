@@ -280,16 +280,43 @@ async function hotPath(
     return { id: await createExposition(admin, `pets-${label}`, planId, groupId), role, gatewayId: `gw-hot-${label}` };
   };
   const token = await issuer.mint({ audience: OAUTH_AUDIENCE, scope: OAUTH_SCOPE });
+  // The tracing comparison's two sides: [name, scenario label, contestant of that name and label].
+  const tracingSides = [
+    [
+      "atrium (no auth)",
+      "open",
+      async (name: string, label: string) => atrium(name, { ...(await scenario(label, plans.open.id)), auth: "none" }),
+    ],
+    [
+      "atrium (tracing 1 %)",
+      "traced-1",
+      async (name: string, label: string) =>
+        atrium(name, {
+          ...(await scenario(label, plans.open.id)),
+          auth: "none",
+          tracing: { ratio: 0.01, collector },
+        }),
+    ],
+  ] as const;
+  const tracingProcesses: Contestant[] = [];
+  for (let copy = 1; copy <= replicas; copy++) {
+    for (const [name, label, contestant] of tracingSides) {
+      if (copy === 1) {
+        tracingProcesses.push(await contestant(name, label));
+        continue;
+      }
+      // Another process of `name` (--replicas), with an Exposition and gateway of its own.
+      tracingProcesses.push({
+        ...(await contestant(`${name} #${copy}`, `${label}-${copy}`)),
+        replicaOf: name,
+        description: `Another gateway process of "${name}", with an Exposition of its own (--replicas).`,
+      });
+    }
+  }
   const contestants = [
     direct,
     passThrough,
-    atrium("atrium (no auth)", { ...(await scenario("open", plans.open.id)), auth: "none" }),
-    atrium("atrium (tracing 1 %)", {
-      ...(await scenario("traced-1", plans.open.id)),
-      auth: "none",
-      tracing: { ratio: 0.01, collector },
-    }),
-    ...(await tracingReplicas(scenario, plans.open.id, collector)),
+    ...tracingProcesses,
     atrium("atrium (tracing 100 %)", {
       ...(await scenario("traced-100", plans.open.id)),
       auth: "none",
@@ -331,43 +358,19 @@ async function hotPath(
     }),
   ];
   const unknown = chosen?.filter((name) => !contestants.some((c) => c.name === name)) ?? [];
-  // A replica runs when its first does.
-  const isChosen = (c: Contestant) => chosen === undefined || chosen.includes(c.replicaOf ?? c.name);
   if (unknown.length > 0) {
     throw new Error(
       `--contestants: no contestant named ${unknown.join(", ")}; the names are ${contestants.map((c) => c.name).join(", ")}`,
     );
   }
+  // A replica runs when its first does.
+  const isChosen = (c: Contestant) => chosen === undefined || chosen.includes(c.replicaOf ?? c.name);
   return measureHotPath(
     contestants.filter(isChosen).map((contestant) => ({ contestant, kind: kindOf(contestant) })),
     context,
     settings,
     progress,
   );
-}
-
-/** The extra processes of both sides of the tracing comparison (--replicas), each with an Exposition and gateway of its own. */
-async function tracingReplicas(
-  scenario: (label: string, planId: string) => Promise<{ id: string; role: string; gatewayId: string }>,
-  planId: string,
-  collector: BenchCollector,
-): Promise<Contestant[]> {
-  const extra: Contestant[] = [];
-  for (let copy = 2; copy <= replicas; copy++) {
-    const untraced = atrium(`atrium (no auth) #${copy}`, { ...(await scenario(`open-${copy}`, planId)), auth: "none" });
-    const traced = atrium(`atrium (tracing 1 %) #${copy}`, {
-      ...(await scenario(`traced-1-${copy}`, planId)),
-      auth: "none",
-      tracing: { ratio: 0.01, collector },
-    });
-    const copyOf = (contestant: Contestant, first: string): Contestant => ({
-      ...contestant,
-      replicaOf: first,
-      description: `Another gateway process of "${first}", with an Exposition of its own (--replicas).`,
-    });
-    extra.push(copyOf(untraced, "atrium (no auth)"), copyOf(traced, "atrium (tracing 1 %)"));
-  }
-  return extra;
 }
 
 async function authCostOnOneGateway(

@@ -7,7 +7,8 @@
  * included); a request whose new trace the sampler drops gets no span at all, only a
  * `traceparent` for its backend (droppedTraceparent). It says who and what (organization,
  * Exposition, tool, era, JSON-RPC id, a hash of the session id) and the outcome, kept apart:
- * the HTTP status, a JSON-RPC error code, a tool's `isError`. Never arguments, keys, tokens or resource URIs (which hold arguments).
+ * the HTTP status, a JSON-RPC error code, a tool's `isError`. Never arguments, keys, tokens or
+ * resource URIs (which hold arguments).
  */
 import { createHash } from "node:crypto";
 import {
