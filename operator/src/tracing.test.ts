@@ -87,15 +87,17 @@ async function startGatewayProcess(): Promise<ChildProcess> {
   captureOutput("gateway-traced", child.stdout, child.stderr);
   // Ready means its stream is open: an Exposition created before that would reach it in its
   // first snapshot, not as a streamed change, and the trace under test would never form.
-  await waitFor(
+  // An exit ends the wait at once (waitFor retries a probe that throws until its deadline).
+  const state = await waitFor(
     "the traced gateway to be ready",
     async () => {
-      if (child.exitCode !== null) throw new Error(`the gateway process exited with ${child.exitCode}`);
+      if (child.exitCode !== null) return "exited";
       const ready = await fetch(`http://127.0.0.1:${port}/q/health/ready`);
-      return ready.ok ? true : undefined;
+      return ready.ok ? "ready" : undefined;
     },
     { timeoutMs: 120_000, intervalMs: 200 },
   );
+  if (state === "exited") throw new Error(`the traced gateway exited with ${child.exitCode} before it was ready`);
   return child;
 }
 
