@@ -280,37 +280,34 @@ async function hotPath(
     return { id: await createExposition(admin, `pets-${label}`, planId, groupId), role, gatewayId: `gw-hot-${label}` };
   };
   const token = await issuer.mint({ audience: OAUTH_AUDIENCE, scope: OAUTH_SCOPE });
-  // The tracing comparison's two sides: [name, scenario label, contestant of that name and label].
+  // The tracing comparison's two sides: each contestant made from a name and a scenario label.
   const tracingSides = [
-    [
-      "atrium (no auth)",
-      "open",
-      async (name: string, label: string) => atrium(name, { ...(await scenario(label, plans.open.id)), auth: "none" }),
-    ],
-    [
-      "atrium (tracing 1 %)",
-      "traced-1",
-      async (name: string, label: string) =>
-        atrium(name, {
-          ...(await scenario(label, plans.open.id)),
-          auth: "none",
-          tracing: { ratio: 0.01, collector },
-        }),
-    ],
-  ] as const;
+    {
+      name: "atrium (no auth)",
+      label: "open",
+      make: async (name: string, label: string) =>
+        atrium(name, { ...(await scenario(label, plans.open.id)), auth: "none" }),
+    },
+    {
+      name: "atrium (tracing 1 %)",
+      label: "traced-1",
+      make: async (name: string, label: string) =>
+        atrium(name, { ...(await scenario(label, plans.open.id)), auth: "none", tracing: { ratio: 0.01, collector } }),
+    },
+  ];
   const tracingProcesses: Contestant[] = [];
   for (let copy = 1; copy <= replicas; copy++) {
-    for (const [name, label, contestant] of tracingSides) {
+    for (const { name, label, make } of tracingSides) {
       if (copy === 1) {
-        tracingProcesses.push(await contestant(name, label));
-        continue;
+        tracingProcesses.push(await make(name, label));
+      } else {
+        // Another process of `name` (--replicas), with an Exposition and gateway of its own.
+        tracingProcesses.push({
+          ...(await make(`${name} #${copy}`, `${label}-${copy}`)),
+          replicaOf: name,
+          description: `Another gateway process of "${name}", with an Exposition of its own (--replicas).`,
+        });
       }
-      // Another process of `name` (--replicas), with an Exposition and gateway of its own.
-      tracingProcesses.push({
-        ...(await contestant(`${name} #${copy}`, `${label}-${copy}`)),
-        replicaOf: name,
-        description: `Another gateway process of "${name}", with an Exposition of its own (--replicas).`,
-      });
     }
   }
   const contestants = [
